@@ -1,0 +1,63 @@
+# iio: user-space I/O framework and its tools.  See README.md.
+#
+#   make          modules, guest test programs, kernel image, initramfs
+#   make check    every test; ends with "N passed, N failed"
+#   make demo     boots the guest and shows the framework at work
+#   make deps     installs the Debian packages the project needs (as root)
+#   make clean
+
+# Debian packages the build and the tests need; `make deps` installs the
+# missing ones, and every other target runs it first.
+DEB_PACKAGES := gcc make libc6-dev linux-headers-amd64 qemu-system-x86 \
+	busybox-static cpio kmod python3
+
+BUILD := build
+CC := gcc
+# The guest runs static binaries; the host builds them.
+GUEST_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -static
+
+TEST_SRCS := $(wildcard tests/test_*.c)
+TEST_LIB := tests/lib/check.c tests/lib/iio_test.c
+TEST_HDRS := tests/lib/check.h tests/lib/iio_test.h kmod/iio_uapi.h
+TEST_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
+
+.PHONY: all deps modules tests kernel initramfs check demo clean
+
+all: modules tests kernel initramfs
+
+deps:
+	@missing=$$(for p in $(DEB_PACKAGES); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
+			grep -q 'install ok installed' || echo $$p; \
+	done); \
+	if [ -n "$$missing" ]; then \
+		echo "make deps: installing" $$missing; \
+		apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			--no-install-recommends $$missing; \
+	fi
+
+modules: deps
+	$(MAKE) -C kmod
+
+tests: deps $(TEST_BINS)
+
+$(BUILD)/tests/%: tests/%.c $(TEST_LIB) $(TEST_HDRS) | deps
+	@mkdir -p $(@D)
+	$(CC) $(GUEST_CFLAGS) -o $@ $< $(TEST_LIB)
+
+kernel: deps
+	qemu/fetch-kernel
+
+initramfs: modules tests kernel
+	qemu/mkinitramfs
+
+check: all
+	tests/run
+
+demo: all
+	qemu/run -- /demo/dummy.sh
+
+clean:
+	$(MAKE) -C kmod clean
+	rm -rf $(BUILD)/tests $(BUILD)/initramfs* $(BUILD)/logs

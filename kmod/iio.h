@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * iio.h - the in-kernel API of the iio user-space I/O framework
+ *
+ * Copyright (C) 2005 Benedikt Spranger <b.spranger@linutronix.de>
+ * Copyright (C) 2005 Thomas Gleixner <tglx@linutronix.de>
+ *
+ * A stub driver fills in a struct iio_device describing one region of its
+ * hardware (I/O memory, I/O ports or kernel memory), optional "in" and
+ * "out" windows inside it and an event source, and registers it with
+ * iio_register_device().  User space then reads, writes and maps the
+ * region through /dev/iioN, /dev/iioN_in and /dev/iioN_out and learns
+ * about interrupts through /dev/iioN_event.
+ */
+#ifndef _IIO_H_
+#define _IIO_H_
+
+#include <linux/fs.h>
+#include <linux/interrupt.h>
+#include <linux/ktime.h>
+#include <linux/types.h>
+
+#include "iio_uapi.h"
+
+/* Values of iio_device.irq other than a real interrupt number. */
+#define IIO_IRQ_NONE		0	/* no event source */
+#define IIO_IRQ_CYCLIC		(-1)	/* hrtimer at iio_device.freq */
+#define IIO_IRQ_ONESHOT		(-2)	/* hrtimer armed by iio_event_arm() */
+
+/**
+ * enum iio_irq_type - how the handler of a real interrupt runs
+ * @IIO_EVENT:		in hard interrupt context (request_irq())
+ * @IIO_THREADED:	in an interrupt thread (request_threaded_irq() with
+ *			%IRQF_ONESHOT, so every sharer must agree)
+ * @IIO_NODELAY:	in hard interrupt context even on forced-threading
+ *			kernels (%IRQF_NO_THREAD)
+ */
+enum iio_irq_type {
+	IIO_EVENT,
+	IIO_THREADED,
+	IIO_NODELAY,
+};
+
+struct iio_class_dev;
+
+/**
+ * struct iio_device - what a stub driver tells the framework
+ * @name:	device name, shown in sysfs (required)
+ * @version:	stub driver version, shown in sysfs (required)
+ * @physaddr:	physical address of I/O memory, or first I/O port of a port
+ *		region; informational for kernel memory (may be 0)
+ * @virtaddr:	the I/O memory, mapped by ioremap() or pci_iomap()
+ * @kernaddr:	kernel memory instead of I/O memory: page-aligned and backed
+ *		by pages (vmalloc_user(), vmalloc() or the page allocator;
+ *		not kmalloc(), whose slab pages cannot be mapped)
+ * @size:	length of the region in bytes
+ * @read_offset: start of the "in" window in the region
+ * @read_len:	length of the "in" window; 0 means no in window
+ * @write_offset: start of the "out" window in the region
+ * @write_len:	length of the "out" window; 0 means no out window
+ * @irq:	interrupt number, or %IIO_IRQ_NONE, %IIO_IRQ_CYCLIC or
+ *		%IIO_IRQ_ONESHOT
+ * @irq_flags:	extra request_irq() flags; %IRQF_SHARED is always added
+ * @irq_type:	how @handler runs for a real interrupt
+ * @freq:	events per second in cyclic mode (0: stopped); change it
+ *		with iio_event_set_freq() after registration
+ * @handler:	called for each interrupt or timer tick; returns
+ *		%IRQ_HANDLED when the device interrupted (user space is then
+ *		told), %IRQ_NONE otherwise.  Required for a real interrupt,
+ *		optional for the timer modes (every tick is an event then)
+ * @event_write: called for write() on the event device; optional
+ * @fops:	file operations of the region nodes; NULL selects the
+ *		framework's.  A stub's own must use iio_open() and
+ *		iio_release() and may wrap the other exported ones
+ * @priv:	stub private data
+ * @icd:	framework internal; set by iio_register_device()
+ *
+ * If both @virtaddr and @kernaddr are NULL, the region is a range of I/O
+ * ports starting at @physaddr, as in the 2006 RFC.
+ */
+struct iio_device {
+	const char *name;
+	const char *version;
+	phys_addr_t physaddr;
+	void __iomem *virtaddr;
+	void *kernaddr;
+	unsigned long size;
+	unsigned long read_offset;
+	unsigned long read_len;
+	unsigned long write_offset;
+	unsigned long write_len;
+	long irq;
+	unsigned long irq_flags;
+	enum iio_irq_type irq_type;
+	unsigned int freq;
+	irqreturn_t (*handler)(int irq, struct iio_device *idev);
+	ssize_t (*event_write)(struct iio_device *idev,
+			       const char __user *buf, size_t count);
+	const struct file_operations *fops;
+	void *priv;
+
+	struct iio_class_dev *icd;
+};
+
+int iio_register_device(struct device *parent, struct iio_device *idev);
+void iio_unregister_device(struct iio_device *idev);
+
+void iio_event_add(struct iio_device *idev, u32 n);
+
+/**
+ * iio_event_notify - tell user space that @idev had one event
+ * @idev: a registered device
+ *
+ * Callable from any context, interrupt handlers included.
+ */
+static inline void iio_event_notify(struct iio_device *idev)
+{
+	iio_event_add(idev, 1);
+}
+
+int iio_event_set_freq(struct iio_device *idev, unsigned int freq);
+int iio_event_arm(struct iio_device *idev, ktime_t expires, bool absolute);
+ssize_t iio_event_write_oneshot(struct iio_device *idev,
+				const char __user *buf, size_t count);
+
+/* The framework's file operations, for stubs that supply their own fops. */
+int iio_open(struct inode *inode, struct file *filp);
+int iio_release(struct inode *inode, struct file *filp);
+loff_t iio_lseek(struct file *filp, loff_t offset, int whence);
+ssize_t iio_read(struct file *filp, char __user *buf, size_t count,
+		 loff_t *ppos);
+ssize_t iio_write(struct file *filp, const char __user *buf, size_t count,
+		  loff_t *ppos);
+int iio_mmap(struct file *filp, struct vm_area_struct *vma);
+
+#endif /* _IIO_H_ */

@@ -1,0 +1,529 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * iio_core.c - class, registration, sysfs and lifetime of iio devices
+ *
+ * Copyright (C) 2005 Benedikt Spranger <b.spranger@linutronix.de>
+ * Copyright (C) 2005 Thomas Gleixner <tglx@linutronix.de>
+ *
+ * Ported from the 2006 RFC's iio_base.c to a modern kernel.  Bugs of the
+ * RFC fixed here (see also iio_dev.c and iio_event.c):
+ *  - iio_assign_free_devnr() walked the device list and could hand out a
+ *    number still in use (it skipped a free 0, and returned last + 1 past
+ *    any gap after the first entry); numbers now come from an IDR, the
+ *    lowest free one first.
+ *  - iio_register_device() ignored the errors of alloc_chrdev_region(),
+ *    cdev_add() and the sysfs files, left a half-registered device behind
+ *    and returned a number after failing; every step now unwinds the ones
+ *    before it, and after device_initialize() the release function frees.
+ *  - the iio_device (with the struct device in it) belonged to the stub and
+ *    was freed by it while files could still be open; the framework now
+ *    owns struct iio_class_dev, whose struct device's release frees it
+ *    after the last open file is closed.
+ *  - open() raced with unregister: it took container_of() on a cdev that
+ *    could be freed under it.  Open now looks the device up under
+ *    iio_lock and takes a reference; unregister removes it from the IDR
+ *    first and revokes the stub's iio_device under info_lock, which every
+ *    file operation and sysfs show checks.
+ *  - sysfs files were added after the device was announced (a uevent
+ *    race); they are now the class's dev_groups.
+ *  - one character device region was allocated per device (with the
+ *    device's name); there is now one region for the module.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/fs.h>
+#include <linux/idr.h>
+#include <linux/io.h>
+#include <linux/kdev_t.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/mount.h>
+#include <linux/pseudo_fs.h>
+#include <linux/slab.h>
+#include <linux/sysfs.h>
+
+#include "iio_internal.h"
+
+#define IIO_FRAMEWORK_VERSION	"1.0"
+#define IIO_FS_MAGIC		0x69696f21	/* "iio!" */
+
+static dev_t iio_devt;
+static DEFINE_MUTEX(iio_lock);	/* protects iio_idr */
+static DEFINE_IDR(iio_idr);
+static struct vfsmount *iio_mnt;
+
+/* -------------------------------------------------------------------- */
+/* sysfs */
+
+static ssize_t iio_show(struct device *dev, char *buf,
+			ssize_t (*show)(struct iio_class_dev *icd,
+					struct iio_device *idev, char *buf))
+{
+	struct iio_class_dev *icd = to_iio_class_dev(dev);
+	ssize_t ret = -ENODEV;
+
+	down_read(&icd->info_lock);
+	if (icd->info)
+		ret = show(icd, icd->info, buf);
+	up_read(&icd->info_lock);
+	return ret;
+}
+
+#define IIO_ATTR_RO(attr, fmt, ...)					\
+static ssize_t attr##_value(struct iio_class_dev *icd,			\
+			    struct iio_device *idev, char *buf)	\
+{									\
+	return sysfs_emit(buf, fmt "\n", __VA_ARGS__);			\
+}									\
+static ssize_t attr##_show(struct device *dev,				\
+			   struct device_attribute *da, char *buf)	\
+{									\
+	return iio_show(dev, buf, attr##_value);			\
+}									\
+static DEVICE_ATTR_RO(attr)
+
+IIO_ATTR_RO(name, "%s", idev->name);
+IIO_ATTR_RO(version, "%s", idev->version);
+IIO_ATTR_RO(physaddr, "0x%llx", (unsigned long long)idev->physaddr);
+IIO_ATTR_RO(size, "0x%lx", idev->size);
+IIO_ATTR_RO(read_offset, "0x%lx", idev->read_offset);
+IIO_ATTR_RO(read_len, "0x%lx", idev->read_len);
+IIO_ATTR_RO(write_offset, "0x%lx", idev->write_offset);
+IIO_ATTR_RO(write_len, "0x%lx", idev->write_len);
+IIO_ATTR_RO(listener, "%d", atomic_read(&icd->listeners));
+IIO_ATTR_RO(event, "%u", (u32)atomic_read(&icd->event_count));
+IIO_ATTR_RO(type, "%s", idev->virtaddr || idev->kernaddr ? "mem" : "port");
+
+static ssize_t irq_value(struct iio_class_dev *icd, struct iio_device *idev,
+			 char *buf)
+{
+	switch (idev->irq) {
+	case IIO_IRQ_NONE:
+		return sysfs_emit(buf, "none\n");
+	case IIO_IRQ_CYCLIC:
+		return sysfs_emit(buf, "cyclic\n");
+	case IIO_IRQ_ONESHOT:
+		return sysfs_emit(buf, "oneshot\n");
+	default:
+		return sysfs_emit(buf, "%ld\n", idev->irq);
+	}
+}
+
+static ssize_t irq_show(struct device *dev, struct device_attribute *da,
+			char *buf)
+{
+	return iio_show(dev, buf, irq_value);
+}
+static DEVICE_ATTR_RO(irq);
+
+static struct attribute *iio_attrs[] = {
+	&dev_attr_name.attr,
+	&dev_attr_version.attr,
+	&dev_attr_physaddr.attr,
+	&dev_attr_size.attr,
+	&dev_attr_read_offset.attr,
+	&dev_attr_read_len.attr,
+	&dev_attr_write_offset.attr,
+	&dev_attr_write_len.attr,
+	&dev_attr_listener.attr,
+	&dev_attr_event.attr,
+	&dev_attr_type.attr,
+	&dev_attr_irq.attr,
+	NULL,
+};
+
+/* A window's attributes exist only when the window does. */
+static umode_t iio_attr_is_visible(struct kobject *kobj, struct attribute *a,
+				   int n)
+{
+	struct iio_class_dev *icd = to_iio_class_dev(kobj_to_dev(kobj));
+	const struct iio_device *idev = icd->info;
+
+	if (!idev)
+		return a->mode;
+	if (a == &dev_attr_read_offset.attr || a == &dev_attr_read_len.attr)
+		return idev->read_len ? a->mode : 0;
+	if (a == &dev_attr_write_offset.attr || a == &dev_attr_write_len.attr)
+		return idev->write_len ? a->mode : 0;
+	return a->mode;
+}
+
+static const struct attribute_group iio_group = {
+	.attrs = iio_attrs,
+	.is_visible = iio_attr_is_visible,
+};
+
+static const struct attribute_group *iio_groups[] = {
+	&iio_group,
+	NULL,
+};
+
+/* /sys/class/iio/version: the framework's version */
+static ssize_t framework_version_show(struct class *class,
+				      struct class_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%s\n", IIO_FRAMEWORK_VERSION);
+}
+
+static struct class_attribute class_attr_version =
+	__ATTR(version, 0444, framework_version_show, NULL);
+
+static struct attribute *iio_class_attrs[] = {
+	&class_attr_version.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(iio_class);
+
+static struct class iio_class = {
+	.name = "iio",
+	.owner = THIS_MODULE,
+	.dev_groups = iio_groups,
+	.class_groups = iio_class_groups,
+};
+
+/* -------------------------------------------------------------------- */
+/* lookup and lifetime */
+
+/**
+ * iio_class_dev_get - find a registered device by minor and pin it
+ * @minor: any minor of the device
+ *
+ * Return: the device with a reference held, or NULL if no device with that
+ * number is registered (or it is being unregistered).
+ */
+struct iio_class_dev *iio_class_dev_get(unsigned int minor)
+{
+	struct iio_class_dev *icd;
+
+	mutex_lock(&iio_lock);
+	icd = idr_find(&iio_idr, minor / IIO_MINORS_PER_DEVICE);
+	if (icd)
+		get_device(&icd->dev);
+	mutex_unlock(&iio_lock);
+	return icd;
+}
+
+/**
+ * iio_class_dev_put - drop a reference taken by iio_class_dev_get()
+ * @icd: the device
+ */
+void iio_class_dev_put(struct iio_class_dev *icd)
+{
+	put_device(&icd->dev);
+}
+
+/* The last reference is gone: only now may the number be reused. */
+static void iio_dev_release(struct device *dev)
+{
+	struct iio_class_dev *icd = to_iio_class_dev(dev);
+
+	mutex_lock(&iio_lock);
+	idr_remove(&iio_idr, icd->nr);
+	mutex_unlock(&iio_lock);
+	if (icd->inode)
+		iput(icd->inode);
+	kfree(icd);
+}
+
+static void iio_node_release(struct device *dev)
+{
+	kfree(dev);
+}
+
+static const char * const iio_node_suffix[IIO_NODE_COUNT] = {
+	[IIO_MINOR_IN - 1] = "in",
+	[IIO_MINOR_OUT - 1] = "out",
+	[IIO_MINOR_EVENT - 1] = "event",
+};
+
+/* A class-less child device, so devtmpfs creates /dev/iioN_<suffix>. */
+static int iio_node_add(struct iio_class_dev *icd, unsigned int kind)
+{
+	struct device *node;
+	int ret;
+
+	node = kzalloc(sizeof(*node), GFP_KERNEL);
+	if (!node)
+		return -ENOMEM;
+
+	device_initialize(node);
+	node->parent = &icd->dev;
+	node->devt = icd->dev.devt + kind;
+	node->release = iio_node_release;
+	ret = dev_set_name(node, "iio%d_%s", icd->nr,
+			   iio_node_suffix[kind - 1]);
+	if (ret)
+		goto err_put;
+	ret = device_add(node);
+	if (ret)
+		goto err_put;
+
+	icd->node[kind - 1] = node;
+	return 0;
+
+err_put:
+	put_device(node);
+	return ret;
+}
+
+static void iio_nodes_del(struct iio_class_dev *icd)
+{
+	int i;
+
+	for (i = IIO_NODE_COUNT - 1; i >= 0; i--) {
+		if (icd->node[i])
+			device_unregister(icd->node[i]);
+		icd->node[i] = NULL;
+	}
+}
+
+static int iio_nodes_add(struct iio_class_dev *icd, struct iio_device *idev)
+{
+	int ret = 0;
+
+	if (idev->read_len)
+		ret = iio_node_add(icd, IIO_MINOR_IN);
+	if (!ret && idev->write_len)
+		ret = iio_node_add(icd, IIO_MINOR_OUT);
+	if (!ret)
+		ret = iio_node_add(icd, IIO_MINOR_EVENT);
+	if (ret)
+		iio_nodes_del(icd);
+	return ret;
+}
+
+static bool iio_window_valid(unsigned long offset, unsigned long len,
+			     unsigned long size)
+{
+	return !len || (offset < size && len <= size - offset);
+}
+
+static int iio_validate(const struct iio_device *idev)
+{
+	if (!idev->name || !idev->version || !idev->size)
+		return -EINVAL;
+	if (idev->virtaddr && idev->kernaddr)
+		return -EINVAL;
+	if (idev->kernaddr && !PAGE_ALIGNED(idev->kernaddr))
+		return -EINVAL;
+	if (!idev->virtaddr && !idev->kernaddr &&
+	    (idev->physaddr > IO_SPACE_LIMIT ||
+	     idev->size > IO_SPACE_LIMIT + 1 - idev->physaddr))
+		return -EINVAL;
+	if (!iio_window_valid(idev->read_offset, idev->read_len, idev->size) ||
+	    !iio_window_valid(idev->write_offset, idev->write_len, idev->size))
+		return -EINVAL;
+	if (idev->irq > 0 && !idev->handler)
+		return -EINVAL;
+	if (idev->irq < IIO_IRQ_ONESHOT)
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * iio_register_device - register a region with the iio framework
+ * @parent: parent device (the PCI or platform device), may be NULL
+ * @idev: description of the region and its event source; must stay valid
+ *	until iio_unregister_device() returns
+ *
+ * Creates /sys/class/iio/iioN, /dev/iioN, /dev/iioN_in and /dev/iioN_out
+ * (where those windows exist) and /dev/iioN_event, and starts the event
+ * source (requests the interrupt, or starts the cyclic timer).
+ *
+ * Return: the device number N (>= 0), or a negative errno: -EINVAL for an
+ * inconsistent @idev, -ENOSPC when all numbers are in use, or the error of
+ * request_irq() or of the driver core.
+ */
+int iio_register_device(struct device *parent, struct iio_device *idev)
+{
+	const struct file_operations *fops = idev->fops ?: &iio_fops;
+	struct iio_class_dev *icd;
+	int ret;
+
+	ret = iio_validate(idev);
+	if (ret)
+		return ret;
+
+	icd = kzalloc(sizeof(*icd), GFP_KERNEL);
+	if (!icd)
+		return -ENOMEM;
+
+	init_rwsem(&icd->info_lock);
+	iio_event_init(icd);
+	icd->info = idev;
+
+	/* Reserve the number; lookups find NULL until registration ends. */
+	mutex_lock(&iio_lock);
+	ret = idr_alloc(&iio_idr, NULL, 0, IIO_MAX_DEVICES, GFP_KERNEL);
+	mutex_unlock(&iio_lock);
+	if (ret < 0) {
+		kfree(icd);
+		return ret;
+	}
+	icd->nr = ret;
+
+	device_initialize(&icd->dev);
+	icd->dev.class = &iio_class;
+	icd->dev.parent = parent;
+	icd->dev.devt = MKDEV(MAJOR(iio_devt),
+			      icd->nr * IIO_MINORS_PER_DEVICE);
+	icd->dev.release = iio_dev_release;
+	ret = dev_set_name(&icd->dev, "iio%d", icd->nr);
+	if (ret)
+		goto err_put;
+
+	icd->inode = alloc_anon_inode(iio_mnt->mnt_sb);
+	if (IS_ERR(icd->inode)) {
+		ret = PTR_ERR(icd->inode);
+		icd->inode = NULL;
+		goto err_put;
+	}
+
+	/* Open files pin the cdevs, and the cdevs pin icd->dev. */
+	cdev_init(&icd->cdev, fops);
+	icd->cdev.owner = fops->owner;
+	cdev_set_parent(&icd->cdev, &icd->dev.kobj);
+	ret = cdev_add(&icd->cdev, icd->dev.devt, IIO_MINOR_EVENT);
+	if (ret)
+		goto err_put;
+
+	cdev_init(&icd->event_cdev, &iio_event_fops);
+	icd->event_cdev.owner = THIS_MODULE;
+	cdev_set_parent(&icd->event_cdev, &icd->dev.kobj);
+	ret = cdev_add(&icd->event_cdev, icd->dev.devt + IIO_MINOR_EVENT, 1);
+	if (ret)
+		goto err_del_cdev;
+
+	ret = device_add(&icd->dev);
+	if (ret)
+		goto err_del_event_cdev;
+
+	ret = iio_nodes_add(icd, idev);
+	if (ret)
+		goto err_del_dev;
+
+	idev->icd = icd;
+	ret = iio_event_start(icd, idev);
+	if (ret)
+		goto err_del_nodes;
+
+	mutex_lock(&iio_lock);
+	idr_replace(&iio_idr, icd, icd->nr);
+	mutex_unlock(&iio_lock);
+	return icd->nr;
+
+err_del_nodes:
+	idev->icd = NULL;
+	iio_nodes_del(icd);
+err_del_dev:
+	device_del(&icd->dev);
+err_del_event_cdev:
+	cdev_del(&icd->event_cdev);
+err_del_cdev:
+	cdev_del(&icd->cdev);
+err_put:
+	put_device(&icd->dev);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(iio_register_device);
+
+/**
+ * iio_unregister_device - remove a device registered by iio_register_device()
+ * @idev: the stub's description
+ *
+ * Stops the event source and revokes @idev: when this returns, no
+ * framework code will touch @idev, its region or its handlers again, so the
+ * stub may free them.  Files that are still open keep working as far as
+ * closing them: blocked readers and pollers wake with EIO, later reads,
+ * writes and seeks fail with EIO, mmap() with ENODEV, and every user
+ * mapping of the region is zapped (touching it raises SIGBUS).  The
+ * number is reused only after the last open file is closed.
+ */
+void iio_unregister_device(struct iio_device *idev)
+{
+	struct iio_class_dev *icd = idev->icd;
+
+	if (!icd)
+		return;
+
+	mutex_lock(&iio_lock);
+	idr_replace(&iio_idr, NULL, icd->nr);
+	mutex_unlock(&iio_lock);
+
+	down_write(&icd->info_lock);
+	iio_event_stop(icd, idev);
+	icd->info = NULL;
+	up_write(&icd->info_lock);
+
+	iio_event_revoke(icd);
+	unmap_mapping_range(icd->inode->i_mapping, 0, 0, 1);
+
+	iio_nodes_del(icd);
+	cdev_del(&icd->event_cdev);
+	cdev_del(&icd->cdev);
+	device_del(&icd->dev);
+	idev->icd = NULL;
+	put_device(&icd->dev);
+}
+EXPORT_SYMBOL_GPL(iio_unregister_device);
+
+/* -------------------------------------------------------------------- */
+/* module */
+
+static int iio_fs_init_fs_context(struct fs_context *fc)
+{
+	return init_pseudo(fc, IIO_FS_MAGIC) ? 0 : -ENOMEM;
+}
+
+/* No .owner: the internal mount would pin the module forever. */
+static struct file_system_type iio_fs_type = {
+	.name = "iio",
+	.init_fs_context = iio_fs_init_fs_context,
+	.kill_sb = kill_anon_super,
+};
+
+static int __init iio_init(void)
+{
+	int ret;
+
+	iio_mnt = kern_mount(&iio_fs_type);
+	if (IS_ERR(iio_mnt))
+		return PTR_ERR(iio_mnt);
+
+	ret = alloc_chrdev_region(&iio_devt, 0,
+				  IIO_MAX_DEVICES * IIO_MINORS_PER_DEVICE,
+				  "iio");
+	if (ret)
+		goto err_unmount;
+
+	ret = class_register(&iio_class);
+	if (ret)
+		goto err_unregister_region;
+	return 0;
+
+err_unregister_region:
+	unregister_chrdev_region(iio_devt,
+				 IIO_MAX_DEVICES * IIO_MINORS_PER_DEVICE);
+err_unmount:
+	kern_unmount(iio_mnt);
+	return ret;
+}
+
+static void __exit iio_exit(void)
+{
+	class_unregister(&iio_class);
+	unregister_chrdev_region(iio_devt,
+				 IIO_MAX_DEVICES * IIO_MINORS_PER_DEVICE);
+	kern_unmount(iio_mnt);
+	idr_destroy(&iio_idr);
+}
+
+module_init(iio_init);
+module_exit(iio_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_AUTHOR("Benedikt Spranger");
+MODULE_AUTHOR("Thomas Gleixner");
+MODULE_DESCRIPTION("iio: user-space I/O framework");
+MODULE_VERSION(IIO_FRAMEWORK_VERSION);

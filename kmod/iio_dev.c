@@ -1,0 +1,470 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * iio_dev.c - the region nodes /dev/iioN, /dev/iioN_in and /dev/iioN_out
+ *
+ * Copyright (C) 2005 Benedikt Spranger <b.spranger@linutronix.de>
+ * Copyright (C) 2005 Thomas Gleixner <tglx@linutronix.de>
+ *
+ * Ported from the 2006 RFC's iio_dev.c.  Bugs of the RFC fixed here:
+ *  - read() and write() used copy_to_user()/copy_from_user() on I/O memory
+ *    (memcpy semantics: any width, any order) and byte-wise inb()/outb()
+ *    on ports.  Every access is now an explicit device access of 1, 2, 4
+ *    or 8 bytes (ioread8/16/32, readq; inb/inw/inl, two inl for 8 bytes),
+ *    the widest that the position's alignment and the remaining length
+ *    allow, through a kernel bounce buffer.
+ *  - read() and write() clipped with ">=" (losing the last byte), ignored
+ *    f_pos for port regions, and tested "count < 0" on a size_t.
+ *  - lseek() stored an invalid position before rejecting it, did not
+ *    reject negative positions, and ignored the window of the node.
+ *  - mmap() mapped the start of the region whatever the node and offset,
+ *    did not reject port regions, and mapped I/O memory cached.
+ *  - nothing prevented access after the stub unregistered and freed the
+ *    region; every operation now checks the revocable info pointer under
+ *    info_lock, and unregistering zaps all user mappings.
+ *
+ * Semantics (the ABI, see also the README):
+ *  - positions are relative to the node's window; read() at or past its
+ *    end returns 0; write() starting at or past its end fails with
+ *    ENOSPC, one running past it is shortened; lseek() (SEEK_SET, SEEK_CUR,
+ *    SEEK_END) to outside [0, window size] fails with EINVAL.
+ *  - the in window is read-only: opening /dev/iioN_in for writing fails
+ *    with EACCES.  The out window is read-write, not write-only: mmap()
+ *    needs a readable file descriptor (and x86 page tables cannot express
+ *    write-only pages), and read-back is what read-modify-write and
+ *    verification of output registers need.
+ *  - mmap() needs MAP_SHARED (else EINVAL), a memory region (port regions:
+ *    ENODEV), a page-aligned window (else EINVAL) and must stay inside the
+ *    window rounded up to a page (else EINVAL).  I/O memory is mapped
+ *    uncached; kernel memory maps its own pages.
+ *  - after unregistration: read, write and lseek fail with EIO, mmap with
+ *    ENODEV, open with ENODEV.
+ */
+
+#include <linux/io.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+
+#include "iio_internal.h"
+
+#define IIO_BOUNCE_SIZE		PAGE_SIZE
+#define IIO_SMALL_BOUNCE	64
+
+static unsigned int iio_file_kind(const struct file *filp)
+{
+	return iminor(file_inode(filp)) % IIO_MINORS_PER_DEVICE;
+}
+
+/**
+ * iio_window - offset and length of the part of the region a node shows
+ * @idev: the device
+ * @kind: %IIO_MINOR_REGION, %IIO_MINOR_IN or %IIO_MINOR_OUT
+ * @offset: set to the window's offset in the region
+ * @len: set to the window's length
+ *
+ * Return: 0, or -ENODEV if the device has no such window.
+ */
+int iio_window(const struct iio_device *idev, unsigned int kind,
+	       unsigned long *offset, unsigned long *len)
+{
+	switch (kind) {
+	case IIO_MINOR_REGION:
+		*offset = 0;
+		*len = idev->size;
+		return 0;
+	case IIO_MINOR_IN:
+		*offset = idev->read_offset;
+		*len = idev->read_len;
+		return idev->read_len ? 0 : -ENODEV;
+	case IIO_MINOR_OUT:
+		*offset = idev->write_offset;
+		*len = idev->write_len;
+		return idev->write_len ? 0 : -ENODEV;
+	default:
+		return -ENODEV;
+	}
+}
+
+/* The widest access that @off's alignment and @len allow. */
+static unsigned int iio_access_width(unsigned long off, size_t len)
+{
+	unsigned int width = 8;
+
+	while (width > 1 && ((off & (width - 1)) || len < width))
+		width /= 2;
+	return width;
+}
+
+static u64 iio_read_one(const struct iio_device *idev, unsigned long off,
+			unsigned int width)
+{
+	if (idev->kernaddr) {
+		void *p = idev->kernaddr + off;
+
+		switch (width) {
+		case 1: return READ_ONCE(*(u8 *)p);
+		case 2: return READ_ONCE(*(u16 *)p);
+		case 4: return READ_ONCE(*(u32 *)p);
+		default: return READ_ONCE(*(u64 *)p);
+		}
+	}
+	if (idev->virtaddr) {
+		void __iomem *p = idev->virtaddr + off;
+
+		switch (width) {
+		case 1: return ioread8(p);
+		case 2: return ioread16(p);
+		case 4: return ioread32(p);
+		default: return readq(p);
+		}
+	} else {
+		unsigned long port = idev->physaddr + off;
+
+		switch (width) {
+		case 1: return inb(port);
+		case 2: return inw(port);
+		case 4: return inl(port);
+		default: return inl(port) | (u64)inl(port + 4) << 32;
+		}
+	}
+}
+
+static void iio_write_one(const struct iio_device *idev, unsigned long off,
+			  unsigned int width, u64 val)
+{
+	if (idev->kernaddr) {
+		void *p = idev->kernaddr + off;
+
+		switch (width) {
+		case 1: WRITE_ONCE(*(u8 *)p, val); break;
+		case 2: WRITE_ONCE(*(u16 *)p, val); break;
+		case 4: WRITE_ONCE(*(u32 *)p, val); break;
+		default: WRITE_ONCE(*(u64 *)p, val); break;
+		}
+	} else if (idev->virtaddr) {
+		void __iomem *p = idev->virtaddr + off;
+
+		switch (width) {
+		case 1: iowrite8(val, p); break;
+		case 2: iowrite16(val, p); break;
+		case 4: iowrite32(val, p); break;
+		default: writeq(val, p); break;
+		}
+	} else {
+		unsigned long port = idev->physaddr + off;
+
+		switch (width) {
+		case 1: outb(val, port); break;
+		case 2: outw(val, port); break;
+		case 4: outl(val, port); break;
+		default:
+			outl(lower_32_bits(val), port);
+			outl(upper_32_bits(val), port + 4);
+			break;
+		}
+	}
+}
+
+/* Copy between the region and a kernel buffer, one device access a unit. */
+static void iio_region_copy(const struct iio_device *idev, unsigned long off,
+			    u8 *buf, size_t len, bool to_device)
+{
+	while (len) {
+		unsigned int width = iio_access_width(off, len);
+		u64 val = 0;
+
+		if (to_device) {
+			memcpy(&val, buf, width);
+			iio_write_one(idev, off, width, val);
+		} else {
+			val = iio_read_one(idev, off, width);
+			memcpy(buf, &val, width);
+		}
+		off += width;
+		buf += width;
+		len -= width;
+	}
+}
+
+/**
+ * iio_open - open a region node
+ * @inode: the node
+ * @filp: the new file
+ *
+ * Pins the device until iio_release().  Stubs with their own fops must use
+ * this as their open.
+ *
+ * Return: 0, -ENODEV if the device or window does not exist (or is being
+ * removed), -EACCES when opening the in window for writing.
+ */
+int iio_open(struct inode *inode, struct file *filp)
+{
+	unsigned int kind = iminor(inode) % IIO_MINORS_PER_DEVICE;
+	struct iio_class_dev *icd;
+	unsigned long off, len;
+	int ret;
+
+	icd = iio_class_dev_get(iminor(inode));
+	if (!icd)
+		return -ENODEV;
+
+	down_read(&icd->info_lock);
+	if (!icd->info)
+		ret = -ENODEV;
+	else
+		ret = iio_window(icd->info, kind, &off, &len);
+	if (!ret && kind == IIO_MINOR_IN && (filp->f_mode & FMODE_WRITE))
+		ret = -EACCES;
+	up_read(&icd->info_lock);
+	if (ret) {
+		iio_class_dev_put(icd);
+		return ret;
+	}
+
+	filp->private_data = icd;
+	/* One mapping for every file of the device: see iio_unregister_device */
+	filp->f_mapping = icd->inode->i_mapping;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(iio_open);
+
+/**
+ * iio_release - close a file opened by iio_open()
+ * @inode: the node
+ * @filp: the file
+ *
+ * Return: 0.
+ */
+int iio_release(struct inode *inode, struct file *filp)
+{
+	iio_class_dev_put(filp->private_data);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(iio_release);
+
+/**
+ * iio_lseek - set the position in a region node's window
+ * @filp: the file
+ * @offset: new position, relative to @whence
+ * @whence: %SEEK_SET, %SEEK_CUR or %SEEK_END
+ *
+ * Return: the new position, -EINVAL if it would lie outside [0, window
+ * size] or @whence is not one of the above, -EIO after unregistration.
+ */
+loff_t iio_lseek(struct file *filp, loff_t offset, int whence)
+{
+	struct iio_class_dev *icd = filp->private_data;
+	unsigned long off, len;
+	loff_t ret = -EIO;
+
+	if (whence != SEEK_SET && whence != SEEK_CUR && whence != SEEK_END)
+		return -EINVAL;
+
+	down_read(&icd->info_lock);
+	if (icd->info && !iio_window(icd->info, iio_file_kind(filp), &off, &len))
+		ret = fixed_size_llseek(filp, offset, whence, len);
+	up_read(&icd->info_lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(iio_lseek);
+
+/*
+ * One chunk of a transfer under info_lock: the device access only, never a
+ * user copy (which could fault on a mapping of this very device).
+ */
+static ssize_t iio_transfer_chunk(struct iio_class_dev *icd,
+				  unsigned int kind, loff_t pos, u8 *bounce,
+				  size_t count, bool to_device)
+{
+	unsigned long off, len;
+	ssize_t ret;
+
+	down_read(&icd->info_lock);
+	if (!icd->info || iio_window(icd->info, kind, &off, &len)) {
+		ret = -EIO;
+	} else if (pos >= len) {
+		ret = to_device ? -ENOSPC : 0;
+	} else {
+		ret = min_t(u64, count, len - pos);
+		iio_region_copy(icd->info, off + pos, bounce, ret, to_device);
+	}
+	up_read(&icd->info_lock);
+	return ret;
+}
+
+static ssize_t iio_transfer(struct file *filp, char __user *ubuf,
+			    size_t count, loff_t *ppos, bool to_device)
+{
+	struct iio_class_dev *icd = filp->private_data;
+	unsigned int kind = iio_file_kind(filp);
+	u8 small[IIO_SMALL_BOUNCE] __aligned(8);
+	size_t bounce_size = IIO_SMALL_BOUNCE;
+	u8 *bounce = small;
+	ssize_t done = 0, ret = 0;
+
+	if (!count)
+		return 0;
+	if (count > IIO_SMALL_BOUNCE) {
+		bounce_size = IIO_BOUNCE_SIZE;
+		bounce = kmalloc(bounce_size, GFP_KERNEL);
+		if (!bounce)
+			return -ENOMEM;
+	}
+
+	while (count) {
+		size_t n = min(count, bounce_size);
+
+		if (to_device && copy_from_user(bounce, ubuf + done, n)) {
+			ret = -EFAULT;
+			break;
+		}
+		ret = iio_transfer_chunk(icd, kind, *ppos, bounce, n,
+					 to_device);
+		if (ret <= 0)
+			break;
+		if (!to_device && copy_to_user(ubuf + done, bounce, ret)) {
+			ret = -EFAULT;
+			break;
+		}
+		*ppos += ret;
+		done += ret;
+		count -= ret;
+		if (fatal_signal_pending(current))
+			break;
+		cond_resched();
+	}
+
+	if (bounce != small)
+		kfree(bounce);
+	return done ? done : ret;
+}
+
+/**
+ * iio_read - read from a region node's window
+ * @filp: the file
+ * @buf: user buffer
+ * @count: bytes wanted
+ * @ppos: position in the window
+ *
+ * Return: bytes read (0 at or past the end of the window), -EFAULT, or
+ * -EIO after unregistration.
+ */
+ssize_t iio_read(struct file *filp, char __user *buf, size_t count,
+		 loff_t *ppos)
+{
+	return iio_transfer(filp, buf, count, ppos, false);
+}
+EXPORT_SYMBOL_GPL(iio_read);
+
+/**
+ * iio_write - write to a region node's window
+ * @filp: the file
+ * @buf: user buffer
+ * @count: bytes to write
+ * @ppos: position in the window
+ *
+ * Return: bytes written (shortened at the end of the window), -ENOSPC if
+ * @ppos is at or past the end, -EFAULT, or -EIO after unregistration.
+ */
+ssize_t iio_write(struct file *filp, const char __user *buf, size_t count,
+		  loff_t *ppos)
+{
+	return iio_transfer(filp, (char __user *)buf, count, ppos, true);
+}
+EXPORT_SYMBOL_GPL(iio_write);
+
+/* Only reached once the mapping was zapped by unregistration. */
+static vm_fault_t iio_vm_fault(struct vm_fault *vmf)
+{
+	return VM_FAULT_SIGBUS;
+}
+
+static const struct vm_operations_struct iio_vm_ops = {
+	.fault = iio_vm_fault,
+};
+
+static int iio_mmap_kernel(struct vm_area_struct *vma, void *base)
+{
+	unsigned long uaddr;
+	int ret;
+
+	for (uaddr = vma->vm_start; uaddr < vma->vm_end; uaddr += PAGE_SIZE) {
+		void *kaddr = base + (uaddr - vma->vm_start);
+		struct page *page = is_vmalloc_addr(kaddr) ?
+			vmalloc_to_page(kaddr) : virt_to_page(kaddr);
+
+		ret = vm_insert_page(vma, uaddr, page);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/**
+ * iio_mmap - map a region node's window
+ * @filp: the file
+ * @vma: the new mapping; vm_pgoff is the page offset in the window
+ *
+ * Return: 0; -EINVAL for a private mapping, an unaligned window or a
+ * mapping beyond the window; -ENODEV for port regions and after
+ * unregistration; or the error of the page table update.
+ */
+int iio_mmap(struct file *filp, struct vm_area_struct *vma)
+{
+	struct iio_class_dev *icd = filp->private_data;
+	unsigned long pages = vma_pages(vma);
+	unsigned long off, len, start;
+	struct iio_device *idev;
+	int ret;
+
+	if (!(vma->vm_flags & VM_MAYSHARE))
+		return -EINVAL;
+
+	down_read(&icd->info_lock);
+	idev = icd->info;
+	ret = -ENODEV;
+	if (!idev || (!idev->virtaddr && !idev->kernaddr))
+		goto out;
+	ret = iio_window(idev, iio_file_kind(filp), &off, &len);
+	if (ret)
+		goto out;
+	ret = -EINVAL;
+	if (!PAGE_ALIGNED(off) ||
+	    vma->vm_pgoff >= DIV_ROUND_UP(len, PAGE_SIZE) ||
+	    pages > DIV_ROUND_UP(len, PAGE_SIZE) - vma->vm_pgoff)
+		goto out;
+
+	start = off + (vma->vm_pgoff << PAGE_SHIFT);
+	vma->vm_ops = &iio_vm_ops;
+	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP;
+	if (idev->kernaddr) {
+		ret = iio_mmap_kernel(vma, idev->kernaddr + start);
+	} else {
+		ret = -EINVAL;
+		if (!PAGE_ALIGNED(idev->physaddr))
+			goto out;
+		vma->vm_flags |= VM_IO;
+		vma->vm_page_prot = pgprot_noncached(vma->vm_page_prot);
+		ret = io_remap_pfn_range(vma, vma->vm_start,
+					 (idev->physaddr + start) >> PAGE_SHIFT,
+					 vma->vm_end - vma->vm_start,
+					 vma->vm_page_prot);
+	}
+out:
+	up_read(&icd->info_lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(iio_mmap);
+
+const struct file_operations iio_fops = {
+	.owner = THIS_MODULE,
+	.open = iio_open,
+	.release = iio_release,
+	.llseek = iio_lseek,
+	.read = iio_read,
+	.write = iio_write,
+	.mmap = iio_mmap,
+};

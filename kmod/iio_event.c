@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * iio_event.c - the event device /dev/iioN_event and the event sources
+ *
+ * Copyright (C) 2005 Benedikt Spranger <b.spranger@linutronix.de>
+ * Copyright (C) 2005 Thomas Gleixner <tglx@linutronix.de>
+ *
+ * Ported from the event part of the 2006 RFC's iio_dev.c and iio_base.c.
+ * Bugs of the RFC fixed here:
+ *  - one shared pending counter, decremented by each read: one listener
+ *    stole another's events.  Each open file now remembers the count it
+ *    last saw; read() returns the device's total and every listener sees
+ *    every event.
+ *  - iio_interrupt() ignored the stub handler's return value and always
+ *    returned IRQ_HANDLED, breaking shared interrupts; events were only
+ *    counted while someone listened.
+ *  - poll() returned -EIO as an event mask and always reported readable.
+ *  - write() without an event_write returned EFAULT; it is EOPNOTSUPP now.
+ *  - release() called the stub's fasync instead of the event device's,
+ *    and the listener count was not atomic.
+ *  - cyclic mode used a jiffies timer_list; one-shot mode was dead code
+ *    (a kernel thread spinning on schedule()).  Both use an hrtimer now.
+ *  - IRQs were requested after the device was visible, and freed never.
+ *
+ * Semantics (the ABI):
+ *  - read() needs at least 4 bytes (else EINVAL), blocks until the file has
+ *    an event it has not seen (O_NONBLOCK: EAGAIN; a signal: EINTR or a
+ *    restart per SA_RESTART) and returns the device's total event count,
+ *    a native-endian 32-bit unsigned int.
+ *  - poll() reports EPOLLIN | EPOLLRDNORM exactly when there is an unseen
+ *    event, EPOLLERR for a device without an event source, and
+ *    EPOLLERR | EPOLLHUP once the device is unregistered.
+ *  - write() goes to the stub's event_write; EOPNOTSUPP if it has none.
+ *  - read() and write() on a device without an event source, or after
+ *    unregistration (blocked readers wake up), fail with EIO.
+ *  - O_ASYNC: SIGIO on every event (and POLL_HUP on unregistration).
+ */
+
+#include <linux/module.h>
+#include <linux/poll.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "iio_internal.h"
+
+/**
+ * struct iio_listener - one open event file
+ * @icd:	the device, pinned while the file is open
+ * @seen:	the event count this file last returned from read()
+ */
+struct iio_listener {
+	struct iio_class_dev *icd;
+	u32 seen;
+};
+
+bool iio_has_event_source(const struct iio_device *idev)
+{
+	return idev->irq != IIO_IRQ_NONE;
+}
+
+/**
+ * iio_event_add - tell user space that @idev had @n events
+ * @idev: a registered device
+ * @n: number of events, usually 1
+ *
+ * Adds @n to the device's event count, wakes its readers and pollers and
+ * sends SIGIO to its O_ASYNC files.  Callable from any context, interrupt
+ * handlers included; does nothing for a device that is not registered.
+ */
+void iio_event_add(struct iio_device *idev, u32 n)
+{
+	struct iio_class_dev *icd = idev->icd;
+
+	if (!icd || !n)
+		return;
+	atomic_add(n, &icd->event_count);
+	wake_up_interruptible_all(&icd->wait);
+	kill_fasync(&icd->async_queue, SIGIO, POLL_IN);
+}
+EXPORT_SYMBOL_GPL(iio_event_add);
+
+static irqreturn_t iio_event_source(struct iio_device *idev, int irq)
+{
+	irqreturn_t ret = idev->handler ? idev->handler(irq, idev) :
+					  IRQ_HANDLED;
+
+	if (ret == IRQ_HANDLED)
+		iio_event_notify(idev);
+	return ret;
+}
+
+static irqreturn_t iio_interrupt(int irq, void *dev_id)
+{
+	return iio_event_source(dev_id, irq);
+}
+
+static enum hrtimer_restart iio_timer_fn(struct hrtimer *timer)
+{
+	struct iio_class_dev *icd = container_of(timer, struct iio_class_dev,
+						 timer);
+	struct iio_device *idev = icd->info;
+	ktime_t period = READ_ONCE(icd->period);
+
+	/* The timer is cancelled before icd->info is revoked. */
+	iio_event_source(idev, idev->irq);
+	if (idev->irq != IIO_IRQ_CYCLIC || !period)
+		return HRTIMER_NORESTART;
+	hrtimer_forward_now(timer, period);
+	return HRTIMER_RESTART;
+}
+
+void iio_event_init(struct iio_class_dev *icd)
+{
+	init_waitqueue_head(&icd->wait);
+	mutex_init(&icd->timer_lock);
+	hrtimer_init(&icd->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	icd->timer.function = iio_timer_fn;
+}
+
+static void iio_cyclic_restart(struct iio_class_dev *icd, unsigned int freq)
+{
+	hrtimer_cancel(&icd->timer);
+	WRITE_ONCE(icd->period, freq ? ns_to_ktime(NSEC_PER_SEC / freq) : 0);
+	if (freq)
+		hrtimer_start(&icd->timer, icd->period, HRTIMER_MODE_REL_SOFT);
+}
+
+int iio_event_start(struct iio_class_dev *icd, struct iio_device *idev)
+{
+	unsigned long flags = idev->irq_flags | IRQF_SHARED;
+	int ret;
+
+	if (idev->freq > NSEC_PER_SEC)
+		return -EINVAL;
+
+	switch (idev->irq) {
+	case IIO_IRQ_NONE:
+	case IIO_IRQ_ONESHOT:
+		return 0;
+	case IIO_IRQ_CYCLIC:
+		mutex_lock(&icd->timer_lock);
+		iio_cyclic_restart(icd, idev->freq);
+		mutex_unlock(&icd->timer_lock);
+		return 0;
+	}
+
+	switch (idev->irq_type) {
+	case IIO_THREADED:
+		ret = request_threaded_irq(idev->irq, NULL, iio_interrupt,
+					   flags | IRQF_ONESHOT, idev->name,
+					   idev);
+		break;
+	case IIO_NODELAY:
+		flags |= IRQF_NO_THREAD;
+		fallthrough;
+	default:
+		ret = request_irq(idev->irq, iio_interrupt, flags, idev->name,
+				  idev);
+		break;
+	}
+	icd->irq_requested = !ret;
+	return ret;
+}
+
+/* Called with info_lock held for writing: no event_write can re-arm. */
+void iio_event_stop(struct iio_class_dev *icd, struct iio_device *idev)
+{
+	if (icd->irq_requested)
+		free_irq(idev->irq, idev);
+	icd->irq_requested = false;
+	mutex_lock(&icd->timer_lock);
+	icd->stopped = true;
+	WRITE_ONCE(icd->period, 0);
+	hrtimer_cancel(&icd->timer);
+	mutex_unlock(&icd->timer_lock);
+}
+
+/* icd->info is NULL now: wake everyone so they see it. */
+void iio_event_revoke(struct iio_class_dev *icd)
+{
+	wake_up_interruptible_all(&icd->wait);
+	kill_fasync(&icd->async_queue, SIGIO, POLL_HUP);
+}
+
+/**
+ * iio_event_set_freq - change the rate of a cyclic event source
+ * @idev: a registered device with irq %IIO_IRQ_CYCLIC
+ * @freq: events per second, at most %NSEC_PER_SEC; 0 stops the source
+ *
+ * Return: 0, -EINVAL if @idev is not cyclic or @freq is too high, -ENODEV
+ * if @idev is not registered.
+ */
+int iio_event_set_freq(struct iio_device *idev, unsigned int freq)
+{
+	struct iio_class_dev *icd = idev->icd;
+
+	if (!icd)
+		return -ENODEV;
+	if (idev->irq != IIO_IRQ_CYCLIC || freq > NSEC_PER_SEC)
+		return -EINVAL;
+
+	mutex_lock(&icd->timer_lock);
+	if (!icd->stopped) {
+		idev->freq = freq;
+		iio_cyclic_restart(icd, freq);
+	}
+	mutex_unlock(&icd->timer_lock);
+	return icd->stopped ? -ENODEV : 0;
+}
+EXPORT_SYMBOL_GPL(iio_event_set_freq);
+
+/**
+ * iio_event_arm - schedule the event of a one-shot event source
+ * @idev: a registered device with irq %IIO_IRQ_ONESHOT
+ * @expires: expiry on CLOCK_MONOTONIC
+ * @absolute: @expires is absolute, else relative to now
+ *
+ * The event fires once; arming again before that moves it.  A time in the
+ * past fires at once.
+ *
+ * Return: 0, -EINVAL if @idev is not one-shot or a relative @expires is
+ * negative, -ENODEV if @idev is not registered.
+ */
+int iio_event_arm(struct iio_device *idev, ktime_t expires, bool absolute)
+{
+	struct iio_class_dev *icd = idev->icd;
+
+	if (!icd)
+		return -ENODEV;
+	if (idev->irq != IIO_IRQ_ONESHOT || (!absolute && expires < 0))
+		return -EINVAL;
+
+	mutex_lock(&icd->timer_lock);
+	if (!icd->stopped)
+		hrtimer_start(&icd->timer, expires, absolute ?
+			      HRTIMER_MODE_ABS_SOFT : HRTIMER_MODE_REL_SOFT);
+	mutex_unlock(&icd->timer_lock);
+	return icd->stopped ? -ENODEV : 0;
+}
+EXPORT_SYMBOL_GPL(iio_event_arm);
+
+/**
+ * iio_event_write_oneshot - event_write that arms a one-shot event
+ * @idev: a registered device with irq %IIO_IRQ_ONESHOT
+ * @buf: a struct iio_oneshot from user space
+ * @count: must be sizeof(struct iio_oneshot)
+ *
+ * A stub that lets user space schedule its one-shot events uses this as
+ * its event_write, or calls it from its own.
+ *
+ * Return: @count, -EINVAL for a wrong size, unknown flags, a non-zero
+ * reserved field or a negative relative time, -EFAULT.
+ */
+ssize_t iio_event_write_oneshot(struct iio_device *idev,
+				const char __user *buf, size_t count)
+{
+	struct iio_oneshot req;
+	int ret;
+
+	if (count != sizeof(req))
+		return -EINVAL;
+	if (copy_from_user(&req, buf, sizeof(req)))
+		return -EFAULT;
+	if (req.flags & ~IIO_ONESHOT_ABS || req.reserved)
+		return -EINVAL;
+	ret = iio_event_arm(idev, ns_to_ktime(req.time_ns),
+			    req.flags & IIO_ONESHOT_ABS);
+	return ret ? ret : count;
+}
+EXPORT_SYMBOL_GPL(iio_event_write_oneshot);
+
+/* -------------------------------------------------------------------- */
+/* the event device */
+
+static int iio_event_open(struct inode *inode, struct file *filp)
+{
+	struct iio_class_dev *icd;
+	struct iio_listener *l;
+	int ret = 0;
+
+	icd = iio_class_dev_get(iminor(inode));
+	if (!icd)
+		return -ENODEV;
+
+	l = kzalloc(sizeof(*l), GFP_KERNEL);
+	if (!l) {
+		ret = -ENOMEM;
+		goto err_put;
+	}
+
+	down_read(&icd->info_lock);
+	if (!icd->info)
+		ret = -ENODEV;
+	up_read(&icd->info_lock);
+	if (ret)
+		goto err_free;
+
+	l->icd = icd;
+	l->seen = atomic_read(&icd->event_count);
+	atomic_inc(&icd->listeners);
+	filp->private_data = l;
+	return 0;
+
+err_free:
+	kfree(l);
+err_put:
+	iio_class_dev_put(icd);
+	return ret;
+}
+
+static int iio_event_release(struct inode *inode, struct file *filp)
+{
+	struct iio_listener *l = filp->private_data;
+	struct iio_class_dev *icd = l->icd;
+
+	atomic_dec(&icd->listeners);
+	kfree(l);
+	iio_class_dev_put(icd);
+	return 0;
+}
+
+/* 0 when events can arrive, else -EIO: gone or without an event source. */
+static int iio_event_usable(struct iio_class_dev *icd)
+{
+	int ret = -EIO;
+
+	down_read(&icd->info_lock);
+	if (icd->info && iio_has_event_source(icd->info))
+		ret = 0;
+	up_read(&icd->info_lock);
+	return ret;
+}
+
+static bool iio_event_ready(struct iio_listener *l)
+{
+	return (u32)atomic_read(&l->icd->event_count) != READ_ONCE(l->seen) ||
+	       !READ_ONCE(l->icd->info);
+}
+
+static ssize_t iio_event_read(struct file *filp, char __user *buf,
+			      size_t count, loff_t *ppos)
+{
+	struct iio_listener *l = filp->private_data;
+	struct iio_class_dev *icd = l->icd;
+	u32 events;
+	int ret;
+
+	if (count < sizeof(events))
+		return -EINVAL;
+
+	for (;;) {
+		ret = iio_event_usable(icd);
+		if (ret)
+			return ret;
+		events = atomic_read(&icd->event_count);
+		if (events != READ_ONCE(l->seen))
+			break;
+		if (filp->f_flags & O_NONBLOCK)
+			return -EAGAIN;
+		ret = wait_event_interruptible(icd->wait, iio_event_ready(l));
+		if (ret)
+			return ret;
+	}
+
+	if (copy_to_user(buf, &events, sizeof(events)))
+		return -EFAULT;
+	WRITE_ONCE(l->seen, events);
+	return sizeof(events);
+}
+
+static __poll_t iio_event_poll(struct file *filp, poll_table *wait)
+{
+	struct iio_listener *l = filp->private_data;
+	struct iio_class_dev *icd = l->icd;
+	__poll_t mask = 0;
+
+	poll_wait(filp, &icd->wait, wait);
+
+	down_read(&icd->info_lock);
+	if (!icd->info)
+		mask = EPOLLERR | EPOLLHUP;
+	else if (!iio_has_event_source(icd->info))
+		mask = EPOLLERR;
+	else if ((u32)atomic_read(&icd->event_count) != READ_ONCE(l->seen))
+		mask = EPOLLIN | EPOLLRDNORM;
+	up_read(&icd->info_lock);
+	return mask;
+}
+
+static ssize_t iio_event_write(struct file *filp, const char __user *buf,
+			       size_t count, loff_t *ppos)
+{
+	struct iio_listener *l = filp->private_data;
+	struct iio_class_dev *icd = l->icd;
+	struct iio_device *idev;
+	ssize_t ret;
+
+	down_read(&icd->info_lock);
+	idev = icd->info;
+	if (!idev || !iio_has_event_source(idev))
+		ret = -EIO;
+	else if (!idev->event_write)
+		ret = -EOPNOTSUPP;
+	else
+		ret = idev->event_write(idev, buf, count);
+	up_read(&icd->info_lock);
+	return ret;
+}
+
+static int iio_event_fasync(int fd, struct file *filp, int on)
+{
+	struct iio_listener *l = filp->private_data;
+
+	return fasync_helper(fd, filp, on, &l->icd->async_queue);
+}
+
+const struct file_operations iio_event_fops = {
+	.owner = THIS_MODULE,
+	.open = iio_event_open,
+	.release = iio_event_release,
+	.read = iio_event_read,
+	.write = iio_event_write,
+	.poll = iio_event_poll,
+	.fasync = iio_event_fasync,
+	.llseek = no_llseek,
+};

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * iio_internal.h - shared between the files of iio.ko, not for stubs
+ */
+#ifndef _IIO_INTERNAL_H_
+#define _IIO_INTERNAL_H_
+
+#include <linux/atomic.h>
+#include <linux/cdev.h>
+#include <linux/device.h>
+#include <linux/hrtimer.h>
+#include <linux/mutex.h>
+#include <linux/rwsem.h>
+#include <linux/wait.h>
+
+#include "iio.h"
+
+#define IIO_MAX_DEVICES		256
+#define IIO_NODE_COUNT		3	/* in, out and event child devices */
+
+/**
+ * struct iio_class_dev - one registered device, owned by iio.ko
+ * @dev:	the class device /sys/class/iio/iioN; its release frees all
+ * @nr:		device number N
+ * @cdev:	character device of the region nodes (3 minors)
+ * @event_cdev:	character device of the event node (1 minor)
+ * @node:	class-less child devices that give devtmpfs /dev/iioN_in,
+ *		/dev/iioN_out and /dev/iioN_event; NULL where absent
+ * @inode:	anonymous inode whose mapping every open file shares, so that
+ *		unregistering can zap all user mappings at once
+ * @info_lock:	readers: every file operation and sysfs show while it uses
+ *		@info; writer: unregistration revoking it
+ * @info:	the stub's description, NULL once unregistered
+ * @event_count: total events since registration
+ * @listeners:	open event files
+ * @wait:	event readers and pollers
+ * @async_queue: O_ASYNC event files
+ * @timer:	cyclic or one-shot event source
+ * @period:	cyclic period, 0 when stopped
+ * @timer_lock:	serialises changes of @period and arming of @timer
+ * @stopped:	the event source was stopped for good (unregistration)
+ * @irq_requested: a real interrupt was requested
+ */
+struct iio_class_dev {
+	struct device dev;
+	int nr;
+	struct cdev cdev;
+	struct cdev event_cdev;
+	struct device *node[IIO_NODE_COUNT];
+	struct inode *inode;
+
+	struct rw_semaphore info_lock;
+	struct iio_device *info;
+
+	atomic_t event_count;
+	atomic_t listeners;
+	wait_queue_head_t wait;
+	struct fasync_struct *async_queue;
+
+	struct hrtimer timer;
+	ktime_t period;
+	struct mutex timer_lock;
+	bool stopped;
+	bool irq_requested;
+};
+
+#define to_iio_class_dev(d) container_of(d, struct iio_class_dev, dev)
+
+/* iio_core.c */
+struct iio_class_dev *iio_class_dev_get(unsigned int minor);
+void iio_class_dev_put(struct iio_class_dev *icd);
+
+/* iio_dev.c */
+extern const struct file_operations iio_fops;
+int iio_window(const struct iio_device *idev, unsigned int kind,
+	       unsigned long *offset, unsigned long *len);
+
+/* iio_event.c */
+extern const struct file_operations iio_event_fops;
+bool iio_has_event_source(const struct iio_device *idev);
+void iio_event_init(struct iio_class_dev *icd);
+int iio_event_start(struct iio_class_dev *icd, struct iio_device *idev);
+void iio_event_stop(struct iio_class_dev *icd, struct iio_device *idev);
+void iio_event_revoke(struct iio_class_dev *icd);
+
+#endif /* _IIO_INTERNAL_H_ */

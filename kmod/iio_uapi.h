@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-only WITH Linux-syscall-note */
+/*
+ * iio_uapi.h - the user-space ABI of the iio framework
+ *
+ * Shared by the kernel modules, iioctl and the tests; user space needs only
+ * <linux/types.h> (linux-libc-dev).
+ *
+ * Device numbering: device N owns four minors of the "iio" character
+ * device major, starting at 4 * N: the whole region (/dev/iioN), the in
+ * window (/dev/iioN_in), the out window (/dev/iioN_out) and the event
+ * device (/dev/iioN_event).
+ */
+#ifndef _IIO_UAPI_H_
+#define _IIO_UAPI_H_
+
+#include <linux/types.h>
+
+#define IIO_MINORS_PER_DEVICE	4
+#define IIO_MINOR_REGION	0
+#define IIO_MINOR_IN		1
+#define IIO_MINOR_OUT		2
+#define IIO_MINOR_EVENT		3
+
+/**
+ * struct iio_oneshot - arm a one-shot event through the event device
+ * @time_ns:	expiry in nanoseconds of CLOCK_MONOTONIC: absolute with
+ *		%IIO_ONESHOT_ABS, else relative to now
+ * @flags:	%IIO_ONESHOT_ABS or 0
+ * @reserved:	must be 0
+ *
+ * Written (exactly sizeof(struct iio_oneshot) bytes) to /dev/iioN_event of
+ * a device in one-shot mode whose stub accepts it (see iio_event_arm()).
+ * Arming again before expiry moves the event; it is never queued twice.
+ */
+struct iio_oneshot {
+	__s64 time_ns;
+	__u32 flags;
+	__u32 reserved;
+};
+
+#define IIO_ONESHOT_ABS		0x1
+
+#endif /* _IIO_UAPI_H_ */

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* iio_test.c - see iio_test.h */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "iio_test.h"
+
+const char *iio_attr_path(int nr, const char *attr)
+{
+	static char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "/sys/class/iio/iio%d/%s", nr, attr);
+	return path;
+}
+
+const char *iio_node(int nr, const char *suffix)
+{
+	static char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "/dev/iio%d%s", nr, suffix);
+	return path;
+}
+
+int iio_find_by_parent(const char *parent)
+{
+	char link[PATH_MAX], target[PATH_MAX];
+	struct dirent *de;
+	int nr = -1;
+	DIR *dir;
+
+	dir = opendir("/sys/class/iio");
+	if (!dir)
+		return -1;
+	while ((de = readdir(dir))) {
+		ssize_t n;
+		char *base;
+
+		if (strncmp(de->d_name, "iio", 3))
+			continue;
+		snprintf(link, sizeof(link), "/sys/class/iio/%s/device",
+			 de->d_name);
+		n = readlink(link, target, sizeof(target) - 1);
+		if (n < 0)
+			continue;
+		target[n] = 0;
+		base = strrchr(target, '/');
+		if (!strcmp(base ? base + 1 : target, parent)) {
+			nr = atoi(de->d_name + 3);
+			break;
+		}
+	}
+	closedir(dir);
+	return nr;
+}
+
+int dummy_nr(int index)
+{
+	char parent[64];
+	int nr;
+
+	snprintf(parent, sizeof(parent), "iio_dummy.%d", index);
+	nr = iio_find_by_parent(parent);
+	if (nr < 0)
+		FAIL("no iio device for %s", parent);
+	return nr;
+}
+
+void dummy_reload(const char *params)
+{
+	if (shell("rmmod iio_dummy 2>/dev/null; insmod " MODDIR "/iio_dummy.ko %s",
+		  params))
+		FAIL("insmod iio_dummy.ko %s failed", params);
+}
+
+const char *dummy_attr(int index, const char *attr)
+{
+	static char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "/sys/devices/platform/iio_dummy.%d/%s",
+		 index, attr);
+	return path;
+}
+
+void event_inject(int nr, uint32_t n)
+{
+	int fd = MUST(open(iio_node(nr, "_event"), O_WRONLY));
+
+	EXPECT_EQ(write(fd, &n, sizeof(n)), sizeof(n));
+	close(fd);
+}
+
+uint32_t event_read(int fd)
+{
+	uint32_t count;
+
+	EXPECT_EQ(read(fd, &count, sizeof(count)), sizeof(count));
+	return count;
+}

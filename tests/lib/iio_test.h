@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* iio_test.h - helpers of the guest tests for iio devices and stubs */
+#ifndef IIO_TEST_H
+#define IIO_TEST_H
+
+#include <stdint.h>
+
+#include "../../kmod/iio_uapi.h"
+#include "check.h"
+
+#define MODDIR "/lib/modules/iio"
+
+/* /sys/class/iio/iioN/<attr> (static buffer, one at a time) */
+const char *iio_attr_path(int nr, const char *attr);
+/* /dev/iioN<suffix>, suffix "" "_in" "_out" "_event" (static buffer) */
+const char *iio_node(int nr, const char *suffix);
+/* number of the iio device whose parent device is named @parent, or -1 */
+int iio_find_by_parent(const char *parent);
+/* number of dummy @index (parent iio_dummy.<index>); fails the case if absent */
+int dummy_nr(int index);
+/* rmmod iio_dummy and insmod it with @params; fails the case on error */
+void dummy_reload(const char *params);
+/* /sys/devices/platform/iio_dummy.<index>/<attr> (static buffer) */
+const char *dummy_attr(int index, const char *attr);
+/* write a 32-bit N to the event device: inject N events */
+void event_inject(int nr, uint32_t n);
+/* the count read() returns */
+uint32_t event_read(int fd);
+
+#endif

@@ -1,0 +1,469 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_event.c - /dev/iioN_event of the dummy: counts, blocking,
+ * poll/select/epoll, SIGIO, signals, cyclic and one-shot sources
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/epoll.h>
+#include <sys/select.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/iio_test.h"
+
+static int nr;
+
+static void setup(void)
+{
+	dummy_reload("freq=0");
+	nr = dummy_nr(0);
+}
+
+static int open_event(int flags)
+{
+	return MUST(open(iio_node(nr, "_event"), flags));
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static void read_returns_total_count(void)
+{
+	uint32_t before;
+	int fd;
+
+	setup();
+	before = read_num(iio_attr_path(nr, "event"));
+	fd = open_event(O_RDWR);
+	event_inject(nr, 3);
+	EXPECT_EQ(event_read(fd), before + 3);
+	event_inject(nr, 1);
+	EXPECT_EQ(event_read(fd), before + 4);
+	EXPECT_EQ(read_num(iio_attr_path(nr, "event")), before + 4);
+	close(fd);
+}
+
+static void nonblocking_gives_eagain(void)
+{
+	uint32_t c;
+	int fd;
+
+	setup();
+	fd = open_event(O_RDONLY | O_NONBLOCK);
+	EXPECT_ERRNO(read(fd, &c, sizeof(c)), EAGAIN);
+	event_inject(nr, 1);
+	EXPECT_EQ(read(fd, &c, sizeof(c)), 4);
+	EXPECT_ERRNO(read(fd, &c, sizeof(c)), EAGAIN);
+	close(fd);
+}
+
+static void short_buffer_is_einval(void)
+{
+	char buf[3];
+	uint64_t big;
+	int fd;
+
+	setup();
+	fd = open_event(O_RDWR | O_NONBLOCK);
+	event_inject(nr, 1);
+	EXPECT_ERRNO(read(fd, buf, 3), EINVAL);
+	EXPECT_ERRNO(read(fd, buf, 0), EINVAL);
+	/* a larger buffer gets exactly 4 bytes */
+	EXPECT_EQ(read(fd, &big, sizeof(big)), 4);
+	close(fd);
+}
+
+static void check_listeners(int n)
+{
+	uint32_t total, first[4];
+	int fds[4], i;
+
+	setup();
+	for (i = 0; i < n; i++)
+		fds[i] = open_event(O_RDONLY);
+	EXPECT_EQ(read_num(iio_attr_path(nr, "listener")), n);
+	total = read_num(iio_attr_path(nr, "event"));
+	event_inject(nr, 2);
+	for (i = 0; i < n; i++)
+		first[i] = event_read(fds[i]);
+	event_inject(nr, 5);
+	for (i = 0; i < n; i++) {
+		EXPECT_EQ(first[i], total + 2);
+		EXPECT_EQ(event_read(fds[i]), total + 7);
+	}
+	for (i = 0; i < n; i++)
+		close(fds[i]);
+	EXPECT_EQ(read_num(iio_attr_path(nr, "listener")), 0);
+}
+
+static void two_listeners_see_every_event(void)
+{
+	check_listeners(2);
+}
+
+static void four_listeners_see_every_event(void)
+{
+	check_listeners(4);
+}
+
+/* four processes blocked at once all wake for one event */
+static void blocked_readers_all_wake(void)
+{
+	pid_t pids[4];
+	uint32_t expect;
+	int i, status;
+
+	setup();
+	expect = read_num(iio_attr_path(nr, "event")) + 1;
+	for (i = 0; i < 4; i++) {
+		pids[i] = fork();
+		if (!pids[i]) {
+			int fd = open_event(O_RDONLY);
+			uint32_t c;
+
+			if (read(fd, &c, 4) != 4 || c != expect)
+				_exit(1);
+			_exit(0);
+		}
+	}
+	while (read_num(iio_attr_path(nr, "listener")) < 4)
+		msleep(10);
+	msleep(50);
+	event_inject(nr, 1);
+	for (i = 0; i < 4; i++) {
+		waitpid(pids[i], &status, 0);
+		EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	}
+}
+
+static void poll_readiness(void)
+{
+	struct pollfd pfd;
+	fd_set rfds;
+	struct timeval tv = { 0, 0 };
+	int fd;
+
+	setup();
+	fd = open_event(O_RDONLY);
+	pfd = (struct pollfd){ .fd = fd, .events = POLLIN };
+	EXPECT_EQ(poll(&pfd, 1, 0), 0);
+	event_inject(nr, 1);
+	EXPECT_EQ(poll(&pfd, 1, 0), 1);
+	EXPECT_EQ(pfd.revents, POLLIN);
+	FD_ZERO(&rfds);
+	FD_SET(fd, &rfds);
+	EXPECT_EQ(select(fd + 1, &rfds, NULL, NULL, &tv), 1);
+	event_read(fd);
+	EXPECT_EQ(poll(&pfd, 1, 0), 0);
+	FD_ZERO(&rfds);
+	FD_SET(fd, &rfds);
+	EXPECT_EQ(select(fd + 1, &rfds, NULL, NULL, &tv), 0);
+	close(fd);
+}
+
+static void poll_wakes_on_event(void)
+{
+	struct pollfd pfd;
+	pid_t pid;
+	int fd;
+
+	setup();
+	fd = open_event(O_RDONLY);
+	pid = fork();
+	if (!pid) {
+		msleep(200);
+		event_inject(nr, 1);
+		_exit(0);
+	}
+	pfd = (struct pollfd){ .fd = fd, .events = POLLIN };
+	EXPECT_EQ(poll(&pfd, 1, 5000), 1);
+	EXPECT(pfd.revents & POLLIN);
+	waitpid(pid, NULL, 0);
+	close(fd);
+}
+
+static void epoll_readiness(void)
+{
+	struct epoll_event ev = { .events = EPOLLIN }, got;
+	int fd, ep;
+
+	setup();
+	fd = open_event(O_RDONLY);
+	ep = MUST(epoll_create1(0));
+	MUST(epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev));
+	EXPECT_EQ(epoll_wait(ep, &got, 1, 0), 0);
+	event_inject(nr, 1);
+	EXPECT_EQ(epoll_wait(ep, &got, 1, 1000), 1);
+	EXPECT(got.events & EPOLLIN);
+	event_read(fd);
+	EXPECT_EQ(epoll_wait(ep, &got, 1, 0), 0);
+	close(ep);
+	close(fd);
+}
+
+static volatile sig_atomic_t sigio_count, sigalrm_count;
+
+static void on_sigio(int sig)
+{
+	(void)sig;
+	sigio_count++;
+}
+
+static void on_sigalrm(int sig)
+{
+	(void)sig;
+	sigalrm_count++;
+}
+
+static void sigio_on_every_event(void)
+{
+	int fd, i;
+
+	setup();
+	signal(SIGIO, on_sigio);
+	fd = open_event(O_RDONLY);
+	MUST(fcntl(fd, F_SETOWN, getpid()));
+	MUST(fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_ASYNC));
+	for (i = 0; i < 3; i++) {
+		event_inject(nr, 1);
+		msleep(20);
+	}
+	EXPECT_EQ(sigio_count, 3);
+	/* off again: no more signals */
+	MUST(fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_ASYNC));
+	event_inject(nr, 1);
+	msleep(20);
+	EXPECT_EQ(sigio_count, 3);
+	close(fd);
+}
+
+static void signal_interrupts_read(void)
+{
+	struct sigaction sa = { .sa_handler = on_sigalrm };
+	uint32_t c;
+	int fd;
+
+	setup();
+	sigaction(SIGALRM, &sa, NULL);	/* no SA_RESTART */
+	fd = open_event(O_RDONLY);
+	ualarm(200000, 0);
+	EXPECT_ERRNO(read(fd, &c, sizeof(c)), EINTR);
+	EXPECT_EQ(sigalrm_count, 1);
+	close(fd);
+}
+
+static void sa_restart_restarts_read(void)
+{
+	struct sigaction sa = { .sa_handler = on_sigalrm, .sa_flags = SA_RESTART };
+	uint32_t before;
+	pid_t pid;
+	int fd;
+
+	setup();
+	sigaction(SIGALRM, &sa, NULL);
+	fd = open_event(O_RDONLY);
+	before = read_num(iio_attr_path(nr, "event"));
+	pid = fork();
+	if (!pid) {
+		msleep(600);
+		event_inject(nr, 1);
+		_exit(0);
+	}
+	ualarm(200000, 0);
+	EXPECT_EQ(event_read(fd), before + 1);
+	EXPECT_EQ(sigalrm_count, 1);
+	waitpid(pid, NULL, 0);
+	close(fd);
+}
+
+static void event_write_validation(void)
+{
+	uint32_t zero = 0;
+	uint8_t three[3] = { 1, 0, 0 };
+	uint64_t eight = 1;
+	int fd;
+
+	setup();
+	fd = open_event(O_RDWR);
+	EXPECT_ERRNO(write(fd, &zero, 4), EINVAL);
+	EXPECT_ERRNO(write(fd, three, 3), EINVAL);
+	EXPECT_ERRNO(write(fd, &eight, 8), EINVAL);
+	EXPECT_ERRNO(write(fd, bad_pointer(), 4), EFAULT);
+	close(fd);
+}
+
+static void cyclic_ticks_write_count(void)
+{
+	uint64_t tick, count;
+	uint32_t c1, c2;
+	int fd, mem;
+
+	setup();
+	EXPECT_EQ(write_text(dummy_attr(0, "count"), "0"), 0);
+	EXPECT_EQ(write_text(dummy_attr(0, "freq"), "100"), 0);
+	EXPECT_STREQ(read_text(dummy_attr(0, "freq")), "100");
+	fd = open_event(O_RDONLY);
+	c1 = event_read(fd);
+	msleep(300);
+	c2 = event_read(fd);
+	EXPECT(c2 > c1 + 5);
+	EXPECT_EQ(write_text(dummy_attr(0, "freq"), "0"), 0);
+	msleep(50);
+	mem = MUST(open(iio_node(nr, ""), O_RDONLY));
+	EXPECT_EQ(pread(mem, &tick, 8, 0), 8);
+	count = read_num(dummy_attr(0, "count"));
+	EXPECT_EQ(tick, count);
+	EXPECT(count >= c2 - c1);
+	/* stopped: nothing more arrives */
+	c1 = read_num(iio_attr_path(nr, "event"));
+	msleep(100);
+	EXPECT_EQ(read_num(iio_attr_path(nr, "event")), c1);
+	close(mem);
+	close(fd);
+}
+
+static void default_freq_is_one(void)
+{
+	dummy_reload("");
+	EXPECT_STREQ(read_text(dummy_attr(0, "freq")), "1");
+}
+
+static void bad_sysfs_values(void)
+{
+	setup();
+	EXPECT_EQ(write_text(dummy_attr(0, "freq"), "abc"), EINVAL);
+	EXPECT_EQ(write_text(dummy_attr(0, "freq"), "-1"), EINVAL);
+	EXPECT_EQ(write_text(dummy_attr(0, "freq"), "2000000000"), EINVAL);
+	EXPECT_EQ(write_text(dummy_attr(0, "count"), "x"), EINVAL);
+	EXPECT_EQ(write_text(dummy_attr(0, "sig_pid"), "999999"), EINVAL);
+	EXPECT_EQ(write_text(dummy_attr(0, "sig_pid"), "-5"), EINVAL);
+	EXPECT_STREQ(read_text(dummy_attr(0, "sig_pid")), "0");
+	EXPECT_STREQ(read_text(dummy_attr(0, "freq")), "0");
+}
+
+static void sig_pid_sends_sigalrm(void)
+{
+	char pid[16];
+
+	setup();
+	signal(SIGALRM, on_sigalrm);
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	EXPECT_EQ(write_text(dummy_attr(0, "sig_pid"), pid), 0);
+	EXPECT_STREQ(read_text(dummy_attr(0, "sig_pid")), pid);
+	EXPECT_EQ(write_text(dummy_attr(0, "freq"), "50"), 0);
+	msleep(300);
+	EXPECT_EQ(write_text(dummy_attr(0, "freq"), "0"), 0);
+	EXPECT(sigalrm_count >= 3);
+	EXPECT_EQ(write_text(dummy_attr(0, "sig_pid"), "0"), 0);
+	EXPECT_STREQ(read_text(dummy_attr(0, "sig_pid")), "0");
+	sigalrm_count = 0;
+	EXPECT_EQ(write_text(dummy_attr(0, "freq"), "100"), 0);
+	msleep(100);
+	EXPECT_EQ(write_text(dummy_attr(0, "freq"), "0"), 0);
+	EXPECT_EQ(sigalrm_count, 0);
+}
+
+static void oneshot_relative_and_absolute(void)
+{
+	struct iio_oneshot req = { .time_ns = 150000000 };
+	uint64_t t0, dt;
+	uint32_t c0;
+	int fd;
+
+	dummy_reload("mode=oneshot");
+	nr = dummy_nr(0);
+	fd = open_event(O_RDWR);
+	c0 = read_num(iio_attr_path(nr, "event"));
+	t0 = now_ns();
+	EXPECT_EQ(write(fd, &req, sizeof(req)), sizeof(req));
+	EXPECT_EQ(event_read(fd), c0 + 1);
+	dt = now_ns() - t0;
+	EXPECT(dt >= 150000000ull);
+	/* exactly one event: the source is one-shot */
+	msleep(200);
+	EXPECT_EQ(read_num(iio_attr_path(nr, "event")), c0 + 1);
+
+	req.time_ns = now_ns() + 100000000;
+	req.flags = IIO_ONESHOT_ABS;
+	EXPECT_EQ(write(fd, &req, sizeof(req)), sizeof(req));
+	EXPECT_EQ(event_read(fd), c0 + 2);
+	EXPECT(now_ns() >= (uint64_t)req.time_ns);
+
+	/* re-arming moves the event, it does not queue a second */
+	req.flags = 0;
+	req.time_ns = 100000000;
+	EXPECT_EQ(write(fd, &req, sizeof(req)), sizeof(req));
+	req.time_ns = 200000000;
+	EXPECT_EQ(write(fd, &req, sizeof(req)), sizeof(req));
+	EXPECT_EQ(event_read(fd), c0 + 3);
+	msleep(300);
+	EXPECT_EQ(read_num(iio_attr_path(nr, "event")), c0 + 3);
+
+	req.time_ns = -1;
+	EXPECT_ERRNO(write(fd, &req, sizeof(req)), EINVAL);
+	req.time_ns = 1;
+	req.flags = 0x80;
+	EXPECT_ERRNO(write(fd, &req, sizeof(req)), EINVAL);
+	req.flags = 0;
+	req.reserved = 1;
+	EXPECT_ERRNO(write(fd, &req, sizeof(req)), EINVAL);
+	/* freq does not apply to one-shot */
+	EXPECT_EQ(write_text(dummy_attr(0, "freq"), "10"), EINVAL);
+	close(fd);
+	dummy_reload("");
+}
+
+static void several_dummies_apart(void)
+{
+	uint32_t c0, c1;
+	int a, b, fa, fb;
+
+	dummy_reload("devices=2 freq=0");
+	a = dummy_nr(0);
+	b = dummy_nr(1);
+	fa = MUST(open(iio_node(a, "_event"), O_RDONLY | O_NONBLOCK));
+	fb = MUST(open(iio_node(b, "_event"), O_RDONLY | O_NONBLOCK));
+	c0 = read_num(iio_attr_path(a, "event"));
+	c1 = read_num(iio_attr_path(b, "event"));
+	event_inject(a, 2);
+	EXPECT_EQ(event_read(fa), c0 + 2);
+	EXPECT_ERRNO(read(fb, &c0, 4), EAGAIN);
+	EXPECT_EQ(read_num(iio_attr_path(b, "event")), c1);
+	close(fa);
+	close(fb);
+	dummy_reload("");
+}
+
+static const struct check_case cases[] = {
+	CASE(read_returns_total_count),
+	CASE(nonblocking_gives_eagain),
+	CASE(short_buffer_is_einval),
+	CASE(two_listeners_see_every_event),
+	CASE(four_listeners_see_every_event),
+	CASE(blocked_readers_all_wake),
+	CASE(poll_readiness),
+	CASE(poll_wakes_on_event),
+	CASE(epoll_readiness),
+	CASE(sigio_on_every_event),
+	CASE(signal_interrupts_read),
+	CASE(sa_restart_restarts_read),
+	CASE(event_write_validation),
+	CASE(cyclic_ticks_write_count),
+	CASE(default_freq_is_one),
+	CASE(bad_sysfs_values),
+	CASE(sig_pid_sends_sigalrm),
+	CASE(oneshot_relative_and_absolute),
+	CASE(several_dummies_apart),
+};
+CHECK_MAIN(cases)

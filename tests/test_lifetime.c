@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_lifetime.c - unregistering (rmmod of the stub) while the device is
+ * in use: open files, blocked readers, pollers, mappings, racing opens.
+ * Mainline UIO needed five use-after-free fixes here (a93e7b331568,
+ * 57c5f4df0a5a, 8fd0e2a6df26, 092561f06702, 0c9ae0b86050); each path they
+ * name has a case.  The guest boots with slub_debug=FZPU, and the harness
+ * fails the run on any poison report, oops, BUG or WARNING.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/epoll.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "lib/iio_test.h"
+
+static int nr;
+
+static void setup(void)
+{
+	dummy_reload("freq=0");
+	nr = dummy_nr(0);
+}
+
+static void remove_dummy(void)
+{
+	if (shell("rmmod iio_dummy"))
+		FAIL("rmmod iio_dummy failed");
+}
+
+static void wait_listeners(int n)
+{
+	int i;
+
+	for (i = 0; i < 500; i++) {
+		if ((int)read_num(iio_attr_path(nr, "listener")) >= n)
+			break;
+		msleep(10);
+	}
+	msleep(100);	/* let them block */
+}
+
+static void expect_child_ok(pid_t pid)
+{
+	int status;
+
+	waitpid(pid, &status, 0);
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		FAIL("child: %s %d", WIFEXITED(status) ? "exit" : "signal",
+		     WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+}
+
+/* 57c5f4df0a5a, 092561f06702: a reader blocked in read() at unregister */
+static void blocked_reader_gets_eio(void)
+{
+	pid_t pid;
+
+	setup();
+	pid = fork();
+	if (!pid) {
+		int fd = open(iio_node(nr, "_event"), O_RDONLY);
+		uint32_t c;
+
+		if (fd < 0)
+			_exit(2);
+		if (read(fd, &c, 4) != -1 || errno != EIO)
+			_exit(1);
+		_exit(0);
+	}
+	wait_listeners(1);
+	remove_dummy();
+	expect_child_ok(pid);
+	dummy_reload("");
+}
+
+static void poller_wakes_with_error(void)
+{
+	pid_t pid, epid;
+
+	setup();
+	pid = fork();
+	if (!pid) {
+		int fd = open(iio_node(nr, "_event"), O_RDONLY);
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+		if (poll(&pfd, 1, 10000) != 1)
+			_exit(1);
+		_exit(pfd.revents & (POLLERR | POLLHUP) ? 0 : 3);
+	}
+	epid = fork();
+	if (!epid) {
+		int fd = open(iio_node(nr, "_event"), O_RDONLY);
+		struct epoll_event ev = { .events = EPOLLIN }, got;
+		int ep = epoll_create1(0);
+
+		if (epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev))
+			_exit(2);
+		if (epoll_wait(ep, &got, 1, 10000) != 1)
+			_exit(1);
+		_exit(got.events & (EPOLLERR | EPOLLHUP) ? 0 : 3);
+	}
+	wait_listeners(2);
+	remove_dummy();
+	expect_child_ok(pid);
+	expect_child_ok(epid);
+	dummy_reload("");
+}
+
+static volatile sig_atomic_t sigio;
+
+static void on_sigio(int sig)
+{
+	(void)sig;
+	sigio++;
+}
+
+/* a93e7b331568, 57c5f4df0a5a: every file operation after unregister */
+static void calls_after_remove_fail(void)
+{
+	int fd, efd, afd, in;
+	struct pollfd pfd;
+	uint32_t c = 1;
+	char buf[8];
+
+	setup();
+	signal(SIGIO, on_sigio);
+	fd = MUST(open(iio_node(nr, ""), O_RDWR));
+	in = MUST(open(iio_node(nr, "_in"), O_RDONLY));
+	efd = MUST(open(iio_node(nr, "_event"), O_RDWR));
+	afd = MUST(open(iio_node(nr, "_event"), O_RDONLY));
+	MUST(fcntl(afd, F_SETOWN, getpid()));
+	MUST(fcntl(afd, F_SETFL, O_ASYNC));
+	remove_dummy();
+
+	EXPECT(sigio >= 1);	/* O_ASYNC files are told (POLL_HUP) */
+	EXPECT_ERRNO(read(fd, buf, 8), EIO);
+	EXPECT_ERRNO(pread(in, buf, 8, 0), EIO);
+	EXPECT_ERRNO(write(fd, buf, 8), EIO);
+	EXPECT_ERRNO(lseek(fd, 0, SEEK_SET), EIO);
+	EXPECT_ERRNO(mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0), ENODEV);
+	EXPECT_ERRNO(read(efd, &c, 4), EIO);
+	EXPECT_ERRNO(write(efd, &c, 4), EIO);
+	pfd = (struct pollfd){ .fd = efd, .events = POLLIN };
+	EXPECT_EQ(poll(&pfd, 1, 0), 1);
+	EXPECT_EQ(pfd.revents, POLLERR | POLLHUP);
+	MUST(fcntl(efd, F_SETFL, O_ASYNC));
+	EXPECT(!path_exists(iio_node(nr, "")));
+	EXPECT(!path_exists(iio_node(nr, "_event")));
+	EXPECT(!path_exists(iio_attr_path(nr, "name")));
+	MUST(close(fd));
+	MUST(close(in));
+	MUST(close(efd));
+	MUST(close(afd));
+	dummy_reload("");
+}
+
+/* user mappings are zapped: touching them raises SIGBUS */
+static void mapping_faults_after_remove(void)
+{
+	volatile unsigned char *p, *in;
+	int fd, fdi, status;
+	pid_t pid;
+
+	setup();
+	fd = MUST(open(iio_node(nr, ""), O_RDWR));
+	fdi = MUST(open(iio_node(nr, "_in"), O_RDONLY));
+	p = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	in = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fdi, 0);
+	EXPECT(p != MAP_FAILED && in != MAP_FAILED);
+	p[0] = 1;
+	EXPECT_EQ(in[0], 1);
+	close(fd);	/* the mapping alone keeps the file */
+	remove_dummy();
+
+	pid = fork();
+	if (!pid) {
+		p[0] = 2;
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	EXPECT(WIFSIGNALED(status));
+	EXPECT_EQ(WTERMSIG(status), SIGBUS);
+	pid = fork();
+	if (!pid) {
+		(void)in[100];
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	EXPECT(WIFSIGNALED(status) && WTERMSIG(status) == SIGBUS);
+	EXPECT_EQ(munmap((void *)p, 8192), 0);
+	EXPECT_EQ(munmap((void *)in, 4096), 0);
+	close(fdi);
+	dummy_reload("");
+}
+
+/* 8fd0e2a6df26: the number is reused only after the last user is gone */
+static void number_reused_after_last_close(void)
+{
+	int fd, old, again;
+
+	setup();
+	old = nr;
+	fd = MUST(open(iio_node(old, "_event"), O_RDONLY));
+	remove_dummy();
+	dummy_reload("");
+	again = dummy_nr(0);
+	EXPECT(again != old);
+	close(fd);
+	dummy_reload("");
+	EXPECT_EQ(dummy_nr(0), old);
+}
+
+/* 0c9ae0b86050: open() racing with unregister */
+static void open_races_unregister(void)
+{
+	pid_t pids[2];
+	int i, round;
+
+	setup();
+	for (i = 0; i < 2; i++) {
+		pids[i] = fork();
+		if (!pids[i]) {
+			char buf[64];
+			int n;
+
+			for (n = 0; n < 4000; n++) {
+				const char *sfx = n % 2 ? "_event" : "";
+				int fd = open(iio_node(nr, sfx),
+					      O_RDWR | O_NONBLOCK);
+				int s = open(iio_attr_path(nr, "name"), O_RDONLY);
+
+				if (s >= 0) {
+					if (read(s, buf, sizeof(buf)) < 0 &&
+					    errno != ENODEV)
+						_exit(4);
+					close(s);
+				}
+				if (fd < 0) {
+					if (errno != ENOENT && errno != ENODEV &&
+					    errno != ENXIO)
+						_exit(3);
+					continue;
+				}
+				if (read(fd, buf, 4) < 0 && errno != EIO &&
+				    errno != EAGAIN)
+					_exit(5);
+				close(fd);
+			}
+			_exit(0);
+		}
+	}
+	for (round = 0; round < 15; round++) {
+		dummy_reload("freq=1000");
+		msleep(20);
+	}
+	for (i = 0; i < 2; i++)
+		expect_child_ok(pids[i]);
+	dummy_reload("");
+}
+
+/* a long read() in progress when the region goes away */
+static void read_in_progress_at_remove(void)
+{
+	pid_t pid;
+
+	dummy_reload("size=0x4000000 freq=0");
+	nr = dummy_nr(0);
+	pid = fork();
+	if (!pid) {
+		char *buf = malloc(0x4000000);
+		int fd = open(iio_node(nr, ""), O_RDONLY);
+		ssize_t n;
+
+		if (fd < 0 || !buf)
+			_exit(2);
+		do {
+			n = pread(fd, buf, 0x4000000, 0);
+		} while (n == 0x4000000);
+		_exit(n == -1 && errno == EIO ? 0 : (n >= 0 ? 0 : 1));
+	}
+	msleep(300);
+	remove_dummy();
+	expect_child_ok(pid);
+	dummy_reload("");
+}
+
+/* iio.ko stays while files are open; goes once the last one closes */
+static void iio_module_reload(void)
+{
+	int fd;
+
+	setup();
+	fd = MUST(open(iio_node(nr, "_event"), O_RDONLY));
+	EXPECT(shell("for m in /sys/module/iio_*; do rmmod ${m##*/}; done") == 0);
+	EXPECT(shell("rmmod iio 2>/dev/null") != 0);
+	close(fd);
+	EXPECT(shell("rmmod iio") == 0);
+	EXPECT(!path_exists("/sys/class/iio"));
+	EXPECT(shell("insmod " MODDIR "/iio.ko && for m in " MODDIR
+		     "/iio_*.ko; do insmod $m || exit 1; done") == 0);
+	EXPECT(path_exists("/sys/class/iio/version"));
+	EXPECT(dummy_nr(0) >= 0);
+}
+
+static const struct check_case cases[] = {
+	CASE(blocked_reader_gets_eio),
+	CASE(poller_wakes_with_error),
+	CASE(calls_after_remove_fail),
+	CASE(mapping_faults_after_remove),
+	CASE(number_reused_after_last_close),
+	CASE_T(open_races_unregister, 120),
+	CASE_T(read_in_progress_at_remove, 60),
+	CASE(iio_module_reload),
+};
+CHECK_MAIN(cases)

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_mmap.c - mmap of the region nodes of the dummy
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "lib/iio_test.h"
+
+#define SIZE 0x2000
+#define WIN 0x1000
+
+static int nr;
+
+static void setup(void)
+{
+	dummy_reload("freq=0");
+	nr = dummy_nr(0);
+}
+
+static void map_whole_region(void)
+{
+	unsigned char buf[8];
+	volatile unsigned char *p;
+	int fd;
+
+	setup();
+	fd = MUST(open(iio_node(nr, ""), O_RDWR));
+	p = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	EXPECT(p != MAP_FAILED);
+	p[0x123] = 0x5a;
+	p[WIN + 7] = 0xa5;
+	EXPECT_EQ(pread(fd, buf, 1, 0x123), 1);
+	EXPECT_EQ(buf[0], 0x5a);
+	EXPECT_EQ(pread(fd, buf, 1, WIN + 7), 1);
+	EXPECT_EQ(buf[0], 0xa5);
+	buf[0] = 0x42;
+	EXPECT_EQ(pwrite(fd, buf, 1, 0x321), 1);
+	EXPECT_EQ(p[0x321], 0x42);
+	munmap((void *)p, SIZE);
+	close(fd);
+}
+
+static void map_windows(void)
+{
+	volatile unsigned char *in, *out, *whole;
+	int fdw, fdi, fdo;
+
+	setup();
+	fdw = MUST(open(iio_node(nr, ""), O_RDWR));
+	fdi = MUST(open(iio_node(nr, "_in"), O_RDONLY));
+	fdo = MUST(open(iio_node(nr, "_out"), O_RDWR));
+	whole = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fdw, 0);
+	in = mmap(NULL, WIN, PROT_READ, MAP_SHARED, fdi, 0);
+	out = mmap(NULL, WIN, PROT_READ | PROT_WRITE, MAP_SHARED, fdo, 0);
+	EXPECT(whole != MAP_FAILED && in != MAP_FAILED && out != MAP_FAILED);
+	whole[0x40] = 0x11;
+	EXPECT_EQ(in[0x40], 0x11);
+	out[0x50] = 0x22;
+	EXPECT_EQ(whole[WIN + 0x50], 0x22);
+	/* the in window cannot be mapped writable: its file is read-only */
+	EXPECT_ERRNO(mmap(NULL, WIN, PROT_READ | PROT_WRITE, MAP_SHARED, fdi, 0),
+		     EACCES);
+	close(fdw);
+	close(fdi);
+	close(fdo);
+}
+
+static void map_at_offset(void)
+{
+	volatile unsigned char *p;
+	int fd;
+
+	setup();
+	fd = MUST(open(iio_node(nr, ""), O_RDWR));
+	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 4096);
+	EXPECT(p != MAP_FAILED);
+	p[1] = 0x77;
+	EXPECT_EQ(pread(fd, (void *)&p[2], 1, WIN + 1), 1);
+	EXPECT_EQ(p[2], 0x77);
+	close(fd);
+}
+
+static void map_beyond_region_fails(void)
+{
+	int fd, fdi;
+
+	setup();
+	fd = MUST(open(iio_node(nr, ""), O_RDWR));
+	EXPECT_ERRNO(mmap(NULL, SIZE + 4096, PROT_READ, MAP_SHARED, fd, 0),
+		     EINVAL);
+	EXPECT_ERRNO(mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, SIZE), EINVAL);
+	EXPECT_ERRNO(mmap(NULL, 8192, PROT_READ, MAP_SHARED, fd, 4096), EINVAL);
+	fdi = MUST(open(iio_node(nr, "_in"), O_RDONLY));
+	EXPECT_ERRNO(mmap(NULL, 8192, PROT_READ, MAP_SHARED, fdi, 0), EINVAL);
+	close(fd);
+	close(fdi);
+}
+
+static void private_mapping_refused(void)
+{
+	int fd;
+
+	setup();
+	fd = MUST(open(iio_node(nr, ""), O_RDWR));
+	EXPECT_ERRNO(mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, fd, 0), EINVAL);
+	close(fd);
+}
+
+static void event_node_not_mappable(void)
+{
+	int fd;
+
+	setup();
+	fd = MUST(open(iio_node(nr, "_event"), O_RDWR));
+	EXPECT(mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0) == MAP_FAILED);
+	close(fd);
+}
+
+/* the mapping stays valid in a child after fork, and after close */
+static void mapping_survives_close_and_fork(void)
+{
+	volatile unsigned char *p;
+	unsigned char b;
+	int fd, status;
+	pid_t pid;
+
+	setup();
+	fd = MUST(open(iio_node(nr, ""), O_RDWR));
+	p = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	EXPECT(p != MAP_FAILED);
+	close(fd);
+	pid = fork();
+	if (!pid) {
+		p[0x600] = 0x99;
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	EXPECT(WIFEXITED(status) && !WEXITSTATUS(status));
+	EXPECT_EQ(p[0x600], 0x99);
+	fd = MUST(open(iio_node(nr, ""), O_RDONLY));
+	EXPECT_EQ(pread(fd, &b, 1, 0x600), 1);
+	EXPECT_EQ(b, 0x99);
+	close(fd);
+}
+
+static const struct check_case cases[] = {
+	CASE(map_whole_region),
+	CASE(map_windows),
+	CASE(map_at_offset),
+	CASE(map_beyond_region_fails),
+	CASE(private_mapping_refused),
+	CASE(event_node_not_mappable),
+	CASE(mapping_survives_close_and_fork),
+};
+CHECK_MAIN(cases)

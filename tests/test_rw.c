@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_rw.c - read, write, pread, pwrite and lseek on the region nodes
+ * of the dummy (8 KiB; in = [0, 4K), out = [4K, 8K))
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "lib/iio_test.h"
+
+#define SIZE 0x2000
+#define WIN 0x1000
+
+static int nr;
+
+static int open_node(const char *suffix, int flags)
+{
+	return MUST(open(iio_node(nr, suffix), flags));
+}
+
+static void setup(void)
+{
+	dummy_reload("freq=0");
+	nr = dummy_nr(0);
+}
+
+static void fill(unsigned char *buf, size_t n, unsigned int seed)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		buf[i] = (unsigned char)(seed + i * 7);
+}
+
+static void whole_region_round_trip(void)
+{
+	unsigned char out[SIZE], in[SIZE];
+	int fd;
+
+	setup();
+	fd = open_node("", O_RDWR);
+	fill(out, SIZE, 3);
+	EXPECT_EQ(write(fd, out, SIZE), SIZE);
+	EXPECT_EQ(lseek(fd, 0, SEEK_CUR), SIZE);
+	EXPECT_EQ(lseek(fd, 0, SEEK_SET), 0);
+	memset(in, 0, SIZE);
+	EXPECT_EQ(read(fd, in, SIZE), SIZE);
+	EXPECT(!memcmp(in, out, SIZE));
+	close(fd);
+}
+
+static void unaligned_and_odd_lengths(void)
+{
+	unsigned char out[64], in[64];
+	size_t len, off;
+	int fd;
+
+	setup();
+	fd = open_node("", O_RDWR);
+	for (off = 0; off < 9; off++) {
+		for (len = 1; len <= 17; len++) {
+			fill(out, len, off * 31 + len);
+			EXPECT_EQ(pwrite(fd, out, len, 0x200 + off), len);
+			memset(in, 0xee, sizeof(in));
+			EXPECT_EQ(pread(fd, in, len, 0x200 + off), len);
+			if (memcmp(in, out, len))
+				FAIL("mismatch at offset %zu length %zu", off, len);
+		}
+	}
+	close(fd);
+}
+
+/* the windows are views of the region at their offsets */
+static void windows_are_views(void)
+{
+	unsigned char buf[16], got[16];
+	int whole, in, out;
+
+	setup();
+	whole = open_node("", O_RDWR);
+	in = open_node("_in", O_RDONLY);
+	out = open_node("_out", O_RDWR);
+
+	fill(buf, sizeof(buf), 11);
+	EXPECT_EQ(pwrite(whole, buf, sizeof(buf), 0x10), sizeof(buf));
+	EXPECT_EQ(pread(in, got, sizeof(got), 0x10), sizeof(got));
+	EXPECT(!memcmp(buf, got, sizeof(buf)));
+
+	fill(buf, sizeof(buf), 99);
+	EXPECT_EQ(pwrite(out, buf, sizeof(buf), 0x20), sizeof(buf));
+	EXPECT_EQ(pread(whole, got, sizeof(got), WIN + 0x20), sizeof(got));
+	EXPECT(!memcmp(buf, got, sizeof(buf)));
+	/* out is readable (read-back), documented in iio_dev.c */
+	memset(got, 0, sizeof(got));
+	EXPECT_EQ(pread(out, got, sizeof(got), 0x20), sizeof(got));
+	EXPECT(!memcmp(buf, got, sizeof(buf)));
+	close(whole);
+	close(in);
+	close(out);
+}
+
+static void in_window_is_read_only(void)
+{
+	setup();
+	EXPECT_ERRNO(open(iio_node(nr, "_in"), O_RDWR), EACCES);
+	EXPECT_ERRNO(open(iio_node(nr, "_in"), O_WRONLY), EACCES);
+}
+
+static void eof_at_end(void)
+{
+	unsigned char buf[64];
+	int fd, in;
+
+	setup();
+	fd = open_node("", O_RDONLY);
+	EXPECT_EQ(pread(fd, buf, sizeof(buf), SIZE), 0);
+	EXPECT_EQ(pread(fd, buf, sizeof(buf), SIZE + 100), 0);
+	EXPECT_EQ(pread(fd, buf, sizeof(buf), SIZE - 10), 10);
+	EXPECT_EQ(lseek(fd, SIZE - 3, SEEK_SET), SIZE - 3);
+	EXPECT_EQ(read(fd, buf, sizeof(buf)), 3);
+	EXPECT_EQ(read(fd, buf, sizeof(buf)), 0);
+	in = open_node("_in", O_RDONLY);
+	EXPECT_EQ(pread(in, buf, sizeof(buf), WIN - 1), 1);
+	EXPECT_EQ(pread(in, buf, sizeof(buf), WIN), 0);
+	close(fd);
+	close(in);
+}
+
+static void write_past_end(void)
+{
+	unsigned char buf[64] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+	unsigned char got[64];
+	int fd, out;
+
+	setup();
+	fd = open_node("", O_RDWR);
+	EXPECT_ERRNO(pwrite(fd, buf, sizeof(buf), SIZE), ENOSPC);
+	EXPECT_ERRNO(pwrite(fd, buf, 1, SIZE + 4096), ENOSPC);
+	EXPECT_EQ(pwrite(fd, buf, sizeof(buf), SIZE - 5), 5);
+	EXPECT_EQ(pread(fd, got, 5, SIZE - 5), 5);
+	EXPECT(!memcmp(buf, got, 5));
+	out = open_node("_out", O_WRONLY);
+	EXPECT_EQ(lseek(out, WIN, SEEK_SET), WIN);
+	EXPECT_ERRNO(write(out, buf, 1), ENOSPC);
+	EXPECT_EQ(pwrite(out, buf, 8, WIN - 2), 2);
+	close(fd);
+	close(out);
+}
+
+static void lseek_bounds(void)
+{
+	int fd, in, out;
+
+	setup();
+	fd = open_node("", O_RDONLY);
+	EXPECT_EQ(lseek(fd, 0, SEEK_END), SIZE);
+	EXPECT_EQ(lseek(fd, -16, SEEK_END), SIZE - 16);
+	EXPECT_EQ(lseek(fd, 8, SEEK_CUR), SIZE - 8);
+	EXPECT_ERRNO(lseek(fd, 9, SEEK_CUR), EINVAL);
+	EXPECT_EQ(lseek(fd, 0, SEEK_CUR), SIZE - 8);	/* unchanged */
+	EXPECT_ERRNO(lseek(fd, 1, SEEK_END), EINVAL);
+	EXPECT_ERRNO(lseek(fd, SIZE + 1, SEEK_SET), EINVAL);
+	EXPECT_ERRNO(lseek(fd, -1, SEEK_SET), EINVAL);
+	EXPECT_EQ(lseek(fd, 5, SEEK_SET), 5);
+	EXPECT_ERRNO(lseek(fd, -6, SEEK_CUR), EINVAL);
+	EXPECT_EQ(lseek(fd, SIZE, SEEK_SET), SIZE);
+	EXPECT_ERRNO(lseek(fd, 0, SEEK_DATA), EINVAL);
+	EXPECT_ERRNO(lseek(fd, 0, 77), EINVAL);
+
+	in = open_node("_in", O_RDONLY);
+	out = open_node("_out", O_RDWR);
+	EXPECT_EQ(lseek(in, 0, SEEK_END), WIN);
+	EXPECT_EQ(lseek(out, 0, SEEK_END), WIN);
+	EXPECT_ERRNO(lseek(in, WIN + 1, SEEK_SET), EINVAL);
+	close(fd);
+	close(in);
+	close(out);
+}
+
+/* large transfers in several chunks of the kernel's bounce buffer */
+static void large_region_transfer(void)
+{
+	const size_t size = 0x4000000;	/* 64 MiB */
+	unsigned char *out, *in;
+	int fd;
+
+	dummy_reload("size=0x4000000 freq=0");
+	nr = dummy_nr(0);
+	out = malloc(size);
+	in = malloc(size);
+	EXPECT(out && in);
+	fill(out, size, 5);
+	fd = open_node("", O_RDWR);
+	EXPECT_EQ(pwrite(fd, out, size, 0), size);
+	EXPECT_EQ(pread(fd, in, size, 0), size);
+	EXPECT(!memcmp(in, out, size));
+	EXPECT_STREQ(read_text(iio_attr_path(nr, "size")), "0x4000000");
+	close(fd);
+	free(out);
+	free(in);
+	dummy_reload("");
+}
+
+static void bad_user_buffer(void)
+{
+	int fd;
+
+	setup();
+	fd = open_node("", O_RDWR);
+	EXPECT_ERRNO(pread(fd, bad_pointer(), 16, 0), EFAULT);
+	EXPECT_ERRNO(pwrite(fd, bad_pointer(), 16, 0), EFAULT);
+	EXPECT_EQ(pread(fd, NULL, 0, 0), 0);
+	close(fd);
+}
+
+static const struct check_case cases[] = {
+	CASE(whole_region_round_trip),
+	CASE(unaligned_and_odd_lengths),
+	CASE(windows_are_views),
+	CASE(in_window_is_read_only),
+	CASE(eof_at_end),
+	CASE(write_past_end),
+	CASE(lseek_bounds),
+	CASE_T(large_region_transfer, 60),
+	CASE(bad_user_buffer),
+};
+CHECK_MAIN(cases)
