@@ -58,6 +58,47 @@ int iio_find_by_parent(const char *parent)
 	return nr;
 }
 
+int iio_find_by_name(const char *name, int index)
+{
+	int nr, max = -1;
+	struct dirent *de;
+	DIR *dir;
+
+	/* devices in number order, so "the first edu" is stable */
+	dir = opendir("/sys/class/iio");
+	if (!dir)
+		return -1;
+	while ((de = readdir(dir)))
+		if (!strncmp(de->d_name, "iio", 3) && atoi(de->d_name + 3) > max)
+			max = atoi(de->d_name + 3);
+	closedir(dir);
+	for (nr = 0; nr <= max; nr++) {
+		char path[PATH_MAX], text[256] = "";
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/sys/class/iio/iio%d/name", nr);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (!fgets(text, sizeof(text), f))
+			text[0] = 0;
+		fclose(f);
+		text[strcspn(text, "\n")] = 0;
+		if (!strcmp(text, name) && index-- == 0)
+			return nr;
+	}
+	return -1;
+}
+
+int iio_must_find(const char *name, int index)
+{
+	int nr = iio_find_by_name(name, index);
+
+	if (nr < 0)
+		FAIL("no iio device \"%s\" #%d", name, index);
+	return nr;
+}
+
 int dummy_nr(int index)
 {
 	char parent[64];

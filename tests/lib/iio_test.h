@@ -16,6 +16,10 @@ const char *iio_attr_path(int nr, const char *attr);
 const char *iio_node(int nr, const char *suffix);
 /* number of the iio device whose parent device is named @parent, or -1 */
 int iio_find_by_parent(const char *parent);
+/* number of the @index-th (0, 1, ...) device named @name, or -1 */
+int iio_find_by_name(const char *name, int index);
+/* the same, failing the case if it does not exist */
+int iio_must_find(const char *name, int index);
 /* number of dummy @index (parent iio_dummy.<index>); fails the case if absent */
 int dummy_nr(int index);
 /* rmmod iio_dummy and insmod it with @params; fails the case on error */

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * iio_edu.c - stub for QEMU's edu device (1234:11e8)
+ *
+ * The stub the article describes: enable the device, register its region,
+ * acknowledge its interrupt in a minimal handler, leave the rest to user
+ * space.  See QEMU's docs/specs/edu.rst for the registers.
+ *
+ * Region: BAR0 (1 MiB of MMIO).  In window: the first page, which holds
+ * every register (0x00 id, 0x04 liveness, 0x08 factorial, 0x20 status,
+ * 0x24 interrupt status, 0x60 raise, 0x64 acknowledge, 0x80.. DMA), as a
+ * read-only view for monitoring programs.  No out window.  Only 4-byte
+ * accesses below 0x80 are valid; the device answers others with all ones.
+ *
+ * Interrupt: INTx, shared; the handler reads the interrupt status (0x24),
+ * returns IRQ_NONE when it is zero (not ours), else acknowledges it
+ * (0x64) and returns IRQ_HANDLED.  With msi=1 an MSI vector is used.
+ *
+ * Event device write: a native-endian 32-bit value, not 0, is written to
+ * the raise register (0x60), so the device interrupts for real.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/pci.h>
+#include <linux/uaccess.h>
+
+#include "iio.h"
+
+#define EDU_BAR			0
+#define EDU_REG_IRQ_STATUS	0x24
+#define EDU_REG_IRQ_RAISE	0x60
+#define EDU_REG_IRQ_ACK		0x64
+
+static bool msi;
+module_param(msi, bool, 0444);
+MODULE_PARM_DESC(msi, "use an MSI vector instead of INTx (default no)");
+
+static irqreturn_t iio_edu_handler(int irq, struct iio_device *idev)
+{
+	u32 status = ioread32(idev->virtaddr + EDU_REG_IRQ_STATUS);
+
+	if (!status)
+		return IRQ_NONE;
+	iowrite32(status, idev->virtaddr + EDU_REG_IRQ_ACK);
+	return IRQ_HANDLED;
+}
+
+static ssize_t iio_edu_event_write(struct iio_device *idev,
+				   const char __user *buf, size_t count)
+{
+	u32 val;
+
+	if (count != sizeof(val))
+		return -EINVAL;
+	if (copy_from_user(&val, buf, sizeof(val)))
+		return -EFAULT;
+	if (!val)
+		return -EINVAL;
+	iowrite32(val, idev->virtaddr + EDU_REG_IRQ_RAISE);
+	return sizeof(val);
+}
+
+static int iio_edu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
+{
+	struct iio_device *idev;
+	int ret;
+
+	idev = devm_kzalloc(&pdev->dev, sizeof(*idev), GFP_KERNEL);
+	if (!idev)
+		return -ENOMEM;
+
+	ret = pcim_enable_device(pdev);
+	if (ret)
+		return ret;
+	ret = pcim_iomap_regions(pdev, BIT(EDU_BAR), KBUILD_MODNAME);
+	if (ret)
+		return ret;
+	pci_set_master(pdev);
+
+	ret = pci_alloc_irq_vectors(pdev, 1, 1,
+				    msi ? PCI_IRQ_MSI : PCI_IRQ_LEGACY);
+	if (ret < 0)
+		return ret;
+
+	idev->name = "edu";
+	idev->version = "1.0";
+	idev->physaddr = pci_resource_start(pdev, EDU_BAR);
+	idev->virtaddr = pcim_iomap_table(pdev)[EDU_BAR];
+	idev->size = pci_resource_len(pdev, EDU_BAR);
+	idev->read_offset = 0;
+	idev->read_len = PAGE_SIZE;
+	idev->irq = pci_irq_vector(pdev, 0);
+	idev->irq_type = IIO_EVENT;
+	idev->handler = iio_edu_handler;
+	idev->event_write = iio_edu_event_write;
+	pci_set_drvdata(pdev, idev);
+
+	ret = iio_register_device(&pdev->dev, idev);
+	if (ret < 0)
+		goto err_free_vectors;
+	return 0;
+
+err_free_vectors:
+	pci_free_irq_vectors(pdev);
+	return ret;
+}
+
+static void iio_edu_remove(struct pci_dev *pdev)
+{
+	iio_unregister_device(pci_get_drvdata(pdev));
+	pci_free_irq_vectors(pdev);
+}
+
+static const struct pci_device_id iio_edu_ids[] = {
+	{ PCI_DEVICE(0x1234, 0x11e8) },
+	{ }
+};
+MODULE_DEVICE_TABLE(pci, iio_edu_ids);
+
+static struct pci_driver iio_edu_driver = {
+	.name = "iio_edu",
+	.id_table = iio_edu_ids,
+	.probe = iio_edu_probe,
+	.remove = iio_edu_remove,
+};
+module_pci_driver(iio_edu_driver);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("iio stub for QEMU's edu device");

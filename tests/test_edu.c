@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_edu.c - iio_edu on QEMU's edu device: exact access widths, real
+ * interrupts, a user-space driver of the factorial unit by read/write and
+ * by mmap, two devices apart
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "lib/iio_test.h"
+
+#define EDU_ID		0x00
+#define EDU_LIVENESS	0x04
+#define EDU_FACTORIAL	0x08
+#define EDU_STATUS	0x20
+#define EDU_IRQ_STATUS	0x24
+#define EDU_STATUS_IRQFACT 0x80
+#define EDU_DMA_SRC	0x80
+
+static int nr, fd;
+
+static void setup(int index)
+{
+	nr = iio_must_find("edu", index);
+	fd = MUST(open(iio_node(nr, ""), O_RDWR));
+}
+
+static uint32_t rd32(unsigned int off)
+{
+	uint32_t v;
+
+	EXPECT_EQ(pread(fd, &v, 4, off), 4);
+	return v;
+}
+
+static void wr32(unsigned int off, uint32_t v)
+{
+	EXPECT_EQ(pwrite(fd, &v, 4, off), 4);
+}
+
+/* wait up to 5 s for the next event on @efd; returns the count */
+static uint32_t wait_event(int efd)
+{
+	struct pollfd pfd = { .fd = efd, .events = POLLIN };
+
+	if (poll(&pfd, 1, 5000) != 1)
+		FAIL("no event within 5 s");
+	return event_read(efd);
+}
+
+static void identification(void)
+{
+	setup(0);
+	EXPECT_EQ(rd32(EDU_ID), 0x010000ed);
+	EXPECT_STREQ(read_text(iio_attr_path(nr, "type")), "mem");
+	EXPECT_STREQ(read_text(iio_attr_path(nr, "size")), "0x100000");
+	EXPECT_STREQ(read_text(iio_attr_path(nr, "read_len")), "0x1000");
+	EXPECT(!path_exists(iio_attr_path(nr, "write_len")));
+	EXPECT(!path_exists(iio_node(nr, "_out")));
+}
+
+/*
+ * edu answers only 4-byte accesses below 0x80: 1 and 2 bytes read 0, 8
+ * bytes all ones.  So each result proves the width of the one access.
+ */
+static void access_widths_are_exact(void)
+{
+	uint64_t q = 0;
+	uint16_t w = 0xabcd;
+	uint8_t b = 0xab;
+	uint32_t l;
+
+	setup(0);
+	EXPECT_EQ(pread(fd, &q, 8, EDU_ID), 8);
+	EXPECT_EQ(q, ~0ull);			/* one 8-byte access */
+	EXPECT_EQ(pread(fd, &w, 2, EDU_ID), 2);
+	EXPECT_EQ(w, 0);			/* one 2-byte access */
+	EXPECT_EQ(pread(fd, &b, 1, EDU_ID), 1);
+	EXPECT_EQ(b, 0);
+	EXPECT_EQ(pread(fd, &l, 4, EDU_ID), 4);
+	EXPECT_EQ(l, 0x010000ed);		/* one 4-byte access */
+	/* 4 bytes at offset 2: two 2-byte accesses, both invalid for edu */
+	EXPECT_EQ(pread(fd, &l, 4, EDU_ID + 2), 4);
+	EXPECT_EQ(l, 0);
+	/* 12 bytes at 0: one 8-byte then one 4-byte access */
+	{
+		uint32_t three[3];
+
+		EXPECT_EQ(pread(fd, three, 12, EDU_ID), 12);
+		EXPECT_EQ(three[0], 0xffffffff);
+		EXPECT_EQ(three[2], 0);		/* 0x08: factorial, 4 bytes */
+	}
+	/* 8-byte registers above 0x80 take 8-byte accesses */
+	q = 0x12345000;
+	EXPECT_EQ(pwrite(fd, &q, 8, EDU_DMA_SRC), 8);
+	q = 0;
+	EXPECT_EQ(pread(fd, &q, 8, EDU_DMA_SRC), 8);
+	EXPECT_EQ(q, 0x12345000);
+}
+
+static void liveness(void)
+{
+	setup(0);
+	wr32(EDU_LIVENESS, 0x12345678);
+	EXPECT_EQ(rd32(EDU_LIVENESS), ~0x12345678u);
+	/* a 2-byte write is ignored by the device, and harmless */
+	{
+		uint16_t w = 0x1111;
+
+		EXPECT_EQ(pwrite(fd, &w, 2, EDU_LIVENESS), 2);
+		EXPECT_EQ(rd32(EDU_LIVENESS), ~0x12345678u);
+	}
+}
+
+static void factorial_by_interrupt(void)
+{
+	uint32_t before;
+	int efd;
+
+	setup(0);
+	efd = MUST(open(iio_node(nr, "_event"), O_RDONLY));
+	before = read_num(iio_attr_path(nr, "event"));
+	wr32(EDU_STATUS, EDU_STATUS_IRQFACT);
+	wr32(EDU_FACTORIAL, 10);
+	EXPECT_EQ(wait_event(efd), before + 1);
+	EXPECT_EQ(rd32(EDU_FACTORIAL), 3628800);
+	/* the stub acknowledged the interrupt */
+	EXPECT_EQ(rd32(EDU_IRQ_STATUS), 0);
+	wr32(EDU_STATUS, 0);
+	close(efd);
+}
+
+static void factorial_by_mmap(void)
+{
+	volatile uint32_t *regs;
+	uint32_t before;
+	int efd;
+
+	setup(0);
+	regs = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	EXPECT(regs != MAP_FAILED);
+	EXPECT_EQ(regs[EDU_ID / 4], 0x010000ed);
+	efd = MUST(open(iio_node(nr, "_event"), O_RDONLY));
+	before = read_num(iio_attr_path(nr, "event"));
+	regs[EDU_STATUS / 4] = EDU_STATUS_IRQFACT;
+	regs[EDU_FACTORIAL / 4] = 12;
+	EXPECT_EQ(wait_event(efd), before + 1);
+	EXPECT_EQ(regs[EDU_FACTORIAL / 4], 479001600);
+	regs[EDU_STATUS / 4] = 0;
+	munmap((void *)regs, 4096);
+	close(efd);
+}
+
+static void in_window_maps_registers_read_only(void)
+{
+	volatile uint32_t *regs;
+	int in;
+
+	setup(0);
+	EXPECT_ERRNO(open(iio_node(nr, "_in"), O_RDWR), EACCES);
+	in = MUST(open(iio_node(nr, "_in"), O_RDONLY));
+	regs = mmap(NULL, 4096, PROT_READ, MAP_SHARED, in, 0);
+	EXPECT(regs != MAP_FAILED);
+	EXPECT_EQ(regs[0], 0x010000ed);
+	EXPECT_ERRNO(mmap(NULL, 8192, PROT_READ, MAP_SHARED, in, 0), EINVAL);
+	close(in);
+}
+
+static void trigger_raises_a_real_interrupt(void)
+{
+	uint32_t raise = 0x100, before;
+	int efd;
+
+	setup(0);
+	efd = MUST(open(iio_node(nr, "_event"), O_RDWR));
+	before = read_num(iio_attr_path(nr, "event"));
+	EXPECT_EQ(write(efd, &raise, 4), 4);
+	EXPECT_EQ(wait_event(efd), before + 1);
+	EXPECT_EQ(rd32(EDU_IRQ_STATUS), 0);
+	raise = 0;
+	EXPECT_ERRNO(write(efd, &raise, 4), EINVAL);
+	EXPECT_ERRNO(write(efd, &raise, 2), EINVAL);
+	close(efd);
+}
+
+static void two_edus_apart(void)
+{
+	uint32_t raise = 1, c0, c1, c;
+	int nr0, nr1, e0, e1;
+
+	nr0 = iio_must_find("edu", 0);
+	nr1 = iio_must_find("edu", 1);
+	EXPECT(nr0 != nr1);
+	e0 = MUST(open(iio_node(nr0, "_event"), O_RDWR | O_NONBLOCK));
+	e1 = MUST(open(iio_node(nr1, "_event"), O_RDWR | O_NONBLOCK));
+	c0 = read_num(iio_attr_path(nr0, "event"));
+	c1 = read_num(iio_attr_path(nr1, "event"));
+	EXPECT_EQ(write(e1, &raise, 4), 4);
+	fd = e1;
+	EXPECT_EQ(wait_event(e1), c1 + 1);
+	EXPECT_ERRNO(read(e0, &c, 4), EAGAIN);
+	EXPECT_EQ(read_num(iio_attr_path(nr0, "event")), c0);
+	EXPECT_EQ(write(e0, &raise, 4), 4);
+	EXPECT_EQ(wait_event(e0), c0 + 1);
+	EXPECT_EQ(read_num(iio_attr_path(nr1, "event")), c1 + 1);
+	close(e0);
+	close(e1);
+}
+
+static const struct check_case cases[] = {
+	CASE(identification),
+	CASE(access_widths_are_exact),
+	CASE(liveness),
+	CASE(factorial_by_interrupt),
+	CASE(factorial_by_mmap),
+	CASE(in_window_maps_registers_read_only),
+	CASE(trigger_raises_a_real_interrupt),
+	CASE(two_edus_apart),
+};
+CHECK_MAIN(cases)
