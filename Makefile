@@ -21,9 +21,15 @@ TEST_LIB := tests/lib/check.c tests/lib/iio_test.c
 TEST_HDRS := tests/lib/check.h tests/lib/iio_test.h kmod/iio_uapi.h
 TEST_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 
-.PHONY: all deps modules tests kernel initramfs check demo clean
+.PHONY: all deps modules tests cli kernel initramfs check demo clean
 
-all: modules tests kernel initramfs
+all: modules tests cli kernel initramfs
+
+# cli/cli.mk: the iioctl build (target cli; the static guest binary goes
+# to build/guest-bin/, which qemu/mkinitramfs puts on the guest's PATH),
+# its host tests (tests/host/run) and golden-update.
+-include cli/cli.mk
+cli: deps
 
 deps:
 	@missing=$$(for p in $(DEB_PACKAGES); do \
@@ -49,7 +55,7 @@ $(BUILD)/tests/%: tests/%.c $(TEST_LIB) $(TEST_HDRS) | deps
 kernel: deps
 	qemu/fetch-kernel
 
-initramfs: modules tests kernel
+initramfs: modules tests cli kernel
 	qemu/mkinitramfs
 
 check: all

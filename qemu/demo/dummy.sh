@@ -1,0 +1,52 @@
+#!/bin/sh
+# make demo: the framework at work in the guest, with the shell tools only.
+set -e
+say() { printf '\n== %s\n' "$*"; }
+
+say "devices in /sys/class/iio (framework $(cat /sys/class/iio/version))"
+for d in /sys/class/iio/iio*; do
+	n=${d##*/}
+	printf '%-5s %-12s type=%-4s size=%-9s irq=%s\n' "$n" "$(cat "$d/name")" \
+		"$(cat "$d/type")" "$(cat "$d/size")" "$(cat "$d/irq")"
+done
+ls -l /dev/iio0*
+
+say "the dummy's memory: write through /dev/iio0_out, read through /dev/iio0"
+printf 'hello from user space' | dd of=/dev/iio0_out bs=64 2>/dev/null
+dd if=/dev/iio0 bs=16 skip=256 count=2 2>/dev/null | hexdump -C
+
+say "the dummy's events: 4 ticks per second, each writes the tick count at offset 0"
+exec 3< /dev/iio0_event
+echo 4 > /sys/devices/platform/iio_dummy.0/freq
+i=0
+while [ $i -lt 4 ]; do
+	# each 4-byte read of the event node blocks until the next event
+	count=$(dd bs=4 count=1 <&3 2>/dev/null | od -An -tu4)
+	tick=$(dd if=/dev/iio0_in bs=8 count=1 2>/dev/null | od -An -tu8)
+	echo "event count $count, tick count in memory $tick"
+	i=$((i + 1))
+done
+echo 0 > /sys/devices/platform/iio_dummy.0/freq
+exec 3<&-
+
+say "an injected event: write a 32-bit N to the event node"
+printf '\003\000\000\000' > /dev/iio0_event
+echo "events now: $(cat /sys/class/iio/iio0/event)"
+
+say "edu (a real PCI device): identification register, one 4-byte read"
+dd if=/dev/iio1 bs=4 count=1 2>/dev/null | od -An -tx4
+
+say "edu: factorial of 10 computed by the device, completion by interrupt"
+# open the event node first: a file sees the events after its open
+exec 3< /dev/iio1_event
+printf '\200\000\000\000' | dd of=/dev/iio1 bs=4 seek=8 2>/dev/null   # 0x20 = 0x80
+before=$(cat /sys/class/iio/iio1/event)
+printf '\012\000\000\000' | dd of=/dev/iio1 bs=4 seek=2 2>/dev/null   # 0x08 = 10
+dd bs=4 count=1 <&3 2>/dev/null >/dev/null                            # the interrupt
+exec 3<&-
+echo "interrupts: $before -> $(cat /sys/class/iio/iio1/event)"
+echo "10! = $(dd if=/dev/iio1 bs=4 skip=2 count=1 2>/dev/null | od -An -tu4)"
+if command -v iioctl >/dev/null; then
+	say "the same with iioctl"
+	iioctl list
+fi
