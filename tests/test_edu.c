@@ -9,7 +9,9 @@
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "lib/iio_test.h"
@@ -93,7 +95,7 @@ static void access_widths_are_exact(void)
 
 		EXPECT_EQ(pread(fd, three, 12, EDU_ID), 12);
 		EXPECT_EQ(three[0], 0xffffffff);
-		EXPECT_EQ(three[2], 0);		/* 0x08: factorial, 4 bytes */
+		EXPECT_EQ(three[2], rd32(EDU_FACTORIAL)); /* one 4-byte access */
 	}
 	/* 8-byte registers above 0x80 take 8-byte accesses */
 	q = 0x12345000;
@@ -212,6 +214,71 @@ static void two_edus_apart(void)
 	close(e1);
 }
 
+static void edu_reload(const char *params)
+{
+	if (shell("rmmod iio_edu && insmod " MODDIR "/iio_edu.ko %s", params))
+		FAIL("reloading iio_edu.ko %s failed", params);
+}
+
+static void factorial_with_msi(void)
+{
+	uint32_t before;
+	int efd;
+
+	edu_reload("msi=1");
+	setup(0);
+	/* an MSI vector, not the INTx line of the PCI device */
+	EXPECT(shell("grep -q '^ *%llu:.*PCI-MSI.*edu' /proc/interrupts",
+		     read_num(iio_attr_path(nr, "irq"))) == 0);
+	efd = MUST(open(iio_node(nr, "_event"), O_RDONLY));
+	before = read_num(iio_attr_path(nr, "event"));
+	wr32(EDU_STATUS, EDU_STATUS_IRQFACT);
+	wr32(EDU_FACTORIAL, 6);
+	EXPECT_EQ(wait_event(efd), before + 1);
+	EXPECT_EQ(rd32(EDU_FACTORIAL), 720);
+	wr32(EDU_STATUS, 0);
+	close(efd);
+	close(fd);
+	edu_reload("");
+}
+
+/* rmmod iio_edu with a blocked reader and a live mapping of the BAR */
+static void remove_while_in_use(void)
+{
+	volatile uint32_t *regs;
+	int status, efd;
+	pid_t reader, toucher;
+
+	setup(0);
+	regs = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	EXPECT(regs != MAP_FAILED);
+	EXPECT_EQ(regs[EDU_ID / 4], 0x010000ed);
+	efd = MUST(open(iio_node(nr, "_event"), O_RDONLY));
+	reader = fork();
+	if (!reader) {
+		uint32_t c;
+
+		_exit(read(efd, &c, 4) == -1 && errno == EIO ? 0 : 1);
+	}
+	msleep(300);
+	EXPECT(shell("rmmod iio_edu") == 0);
+	waitpid(reader, &status, 0);
+	EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	toucher = fork();
+	if (!toucher) {
+		(void)regs[EDU_ID / 4];
+		_exit(0);
+	}
+	waitpid(toucher, &status, 0);
+	EXPECT(WIFSIGNALED(status) && WTERMSIG(status) == SIGBUS);
+	EXPECT_ERRNO(pread(fd, &status, 4, 0), EIO);
+	munmap((void *)regs, 4096);
+	close(efd);
+	close(fd);
+	EXPECT(shell("insmod " MODDIR "/iio_edu.ko") == 0);
+	EXPECT_EQ(iio_must_find("edu", 0), nr);
+}
+
 static const struct check_case cases[] = {
 	CASE(identification),
 	CASE(access_widths_are_exact),
@@ -221,5 +288,7 @@ static const struct check_case cases[] = {
 	CASE(in_window_maps_registers_read_only),
 	CASE(trigger_raises_a_real_interrupt),
 	CASE(two_edus_apart),
+	CASE_T(factorial_with_msi, 90),
+	CASE_T(remove_while_in_use, 90),
 };
 CHECK_MAIN(cases)

@@ -316,6 +316,6 @@ static const struct check_case cases[] = {
 	CASE(number_reused_after_last_close),
 	CASE_T(open_races_unregister, 120),
 	CASE_T(read_in_progress_at_remove, 60),
-	CASE(iio_module_reload),
+	CASE_T(iio_module_reload, 90),
 };
 CHECK_MAIN(cases)

@@ -174,7 +174,7 @@ static const struct check_case cases[] = {
 	CASE(bad_parameters_refused),
 	CASE(device_nodes),
 	CASE(one_class_entry_per_device),
-	CASE(numbers_from_zero_and_reused),
+	CASE_T(numbers_from_zero_and_reused, 90),
 	CASE(iio_pinned_by_stub),
 };
 CHECK_MAIN(cases)
