@@ -105,29 +105,41 @@ static u64 iio_read_one(const struct iio_device *idev, unsigned long off,
 		void *p = idev->kernaddr + off;
 
 		switch (width) {
-		case 1: return READ_ONCE(*(u8 *)p);
-		case 2: return READ_ONCE(*(u16 *)p);
-		case 4: return READ_ONCE(*(u32 *)p);
-		default: return READ_ONCE(*(u64 *)p);
+		case 1:
+			return READ_ONCE(*(u8 *)p);
+		case 2:
+			return READ_ONCE(*(u16 *)p);
+		case 4:
+			return READ_ONCE(*(u32 *)p);
+		default:
+			return READ_ONCE(*(u64 *)p);
 		}
 	}
 	if (idev->virtaddr) {
 		void __iomem *p = idev->virtaddr + off;
 
 		switch (width) {
-		case 1: return ioread8(p);
-		case 2: return ioread16(p);
-		case 4: return ioread32(p);
-		default: return readq(p);
+		case 1:
+			return ioread8(p);
+		case 2:
+			return ioread16(p);
+		case 4:
+			return ioread32(p);
+		default:
+			return readq(p);
 		}
 	} else {
 		unsigned long port = idev->physaddr + off;
 
 		switch (width) {
-		case 1: return inb(port);
-		case 2: return inw(port);
-		case 4: return inl(port);
-		default: return inl(port) | (u64)inl(port + 4) << 32;
+		case 1:
+			return inb(port);
+		case 2:
+			return inw(port);
+		case 4:
+			return inl(port);
+		default:
+			return inl(port) | (u64)inl(port + 4) << 32;
 		}
 	}
 }
@@ -139,27 +151,49 @@ static void iio_write_one(const struct iio_device *idev, unsigned long off,
 		void *p = idev->kernaddr + off;
 
 		switch (width) {
-		case 1: WRITE_ONCE(*(u8 *)p, val); break;
-		case 2: WRITE_ONCE(*(u16 *)p, val); break;
-		case 4: WRITE_ONCE(*(u32 *)p, val); break;
-		default: WRITE_ONCE(*(u64 *)p, val); break;
+		case 1:
+			WRITE_ONCE(*(u8 *)p, val);
+			break;
+		case 2:
+			WRITE_ONCE(*(u16 *)p, val);
+			break;
+		case 4:
+			WRITE_ONCE(*(u32 *)p, val);
+			break;
+		default:
+			WRITE_ONCE(*(u64 *)p, val);
+			break;
 		}
 	} else if (idev->virtaddr) {
 		void __iomem *p = idev->virtaddr + off;
 
 		switch (width) {
-		case 1: iowrite8(val, p); break;
-		case 2: iowrite16(val, p); break;
-		case 4: iowrite32(val, p); break;
-		default: writeq(val, p); break;
+		case 1:
+			iowrite8(val, p);
+			break;
+		case 2:
+			iowrite16(val, p);
+			break;
+		case 4:
+			iowrite32(val, p);
+			break;
+		default:
+			writeq(val, p);
+			break;
 		}
 	} else {
 		unsigned long port = idev->physaddr + off;
 
 		switch (width) {
-		case 1: outb(val, port); break;
-		case 2: outw(val, port); break;
-		case 4: outl(val, port); break;
+		case 1:
+			outb(val, port);
+			break;
+		case 2:
+			outw(val, port);
+			break;
+		case 4:
+			outl(val, port);
+			break;
 		default:
 			outl(lower_32_bits(val), port);
 			outl(upper_32_bits(val), port + 4);

@@ -75,7 +75,7 @@ MODULE_PARM_DESC(mode, "event source: cyclic (default) or oneshot");
 struct iio_dummy {
 	struct iio_device idev;
 	atomic64_t count;
-	spinlock_t sig_lock;
+	spinlock_t sig_lock;	/* protects sig_pid */
 	struct pid *sig_pid;
 };
 

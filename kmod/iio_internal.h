@@ -49,7 +49,7 @@ struct iio_class_dev {
 	struct device *node[IIO_NODE_COUNT];
 	struct inode *inode;
 
-	struct rw_semaphore info_lock;
+	struct rw_semaphore info_lock;	/* protects info */
 	struct iio_device *info;
 
 	atomic_t event_count;
@@ -59,7 +59,7 @@ struct iio_class_dev {
 
 	struct hrtimer timer;
 	ktime_t period;
-	struct mutex timer_lock;
+	struct mutex timer_lock;	/* protects period, timer */
 	bool stopped;
 	bool irq_requested;
 };
