@@ -9,7 +9,7 @@
 # Debian packages the build and the tests need; `make deps` installs the
 # missing ones, and every other target runs it first.
 DEB_PACKAGES := gcc make libc6-dev linux-headers-amd64 qemu-system-x86 \
-	busybox-static cpio kmod python3
+	busybox-static cpio kmod python3 perl xz-utils
 
 BUILD := build
 CC := gcc

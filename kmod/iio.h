@@ -27,6 +27,9 @@
 #define IIO_IRQ_CYCLIC		(-1)	/* hrtimer at iio_device.freq */
 #define IIO_IRQ_ONESHOT		(-2)	/* hrtimer armed by iio_event_arm() */
 
+/* Highest cyclic rate: a 10 us period, so a timer cannot starve a CPU. */
+#define IIO_MAX_FREQ		100000
+
 /**
  * enum iio_irq_type - how the handler of a real interrupt runs
  * @IIO_EVENT:		in hard interrupt context (request_irq())
@@ -62,8 +65,9 @@ struct iio_class_dev;
  *		%IIO_IRQ_ONESHOT
  * @irq_flags:	extra request_irq() flags; %IRQF_SHARED is always added
  * @irq_type:	how @handler runs for a real interrupt
- * @freq:	events per second in cyclic mode (0: stopped); change it
- *		with iio_event_set_freq() after registration
+ * @freq:	events per second in cyclic mode (0: stopped, at most
+ *		%IIO_MAX_FREQ); change it with iio_event_set_freq() after
+ *		registration
  * @handler:	called for each interrupt or timer tick; returns
  *		%IRQ_HANDLED when the device interrupted (user space is then
  *		told), %IRQ_NONE otherwise.  Required for a real interrupt,

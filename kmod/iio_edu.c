@@ -14,7 +14,8 @@
  *
  * Interrupt: INTx, shared; the handler reads the interrupt status (0x24),
  * returns IRQ_NONE when it is zero (not ours), else acknowledges it
- * (0x64) and returns IRQ_HANDLED.  With msi=1 an MSI vector is used.
+ * (0x64) and returns IRQ_HANDLED.  With msi=1 an MSI vector is used; with
+ * threaded=1 the handler runs in an interrupt thread (IIO_THREADED).
  *
  * Event device write: a native-endian 32-bit value, not 0, is written to
  * the raise register (0x60), so the device interrupts for real.
@@ -36,6 +37,10 @@
 static bool msi;
 module_param(msi, bool, 0444);
 MODULE_PARM_DESC(msi, "use an MSI vector instead of INTx (default no)");
+
+static bool threaded;
+module_param(threaded, bool, 0444);
+MODULE_PARM_DESC(threaded, "run the handler in an interrupt thread (IIO_THREADED; with INTx only if no other driver shares the line) (default no)");
 
 static irqreturn_t iio_edu_handler(int irq, struct iio_device *idev)
 {
@@ -92,7 +97,7 @@ static int iio_edu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	idev->read_offset = 0;
 	idev->read_len = PAGE_SIZE;
 	idev->irq = pci_irq_vector(pdev, 0);
-	idev->irq_type = IIO_EVENT;
+	idev->irq_type = threaded ? IIO_THREADED : IIO_EVENT;
 	idev->handler = iio_edu_handler;
 	idev->event_write = iio_edu_event_write;
 	pci_set_drvdata(pdev, idev);

@@ -131,7 +131,7 @@ int iio_event_start(struct iio_class_dev *icd, struct iio_device *idev)
 	unsigned long flags = idev->irq_flags | IRQF_SHARED;
 	int ret;
 
-	if (idev->freq > NSEC_PER_SEC)
+	if (idev->freq > IIO_MAX_FREQ)
 		return -EINVAL;
 
 	switch (idev->irq) {
@@ -186,7 +186,7 @@ void iio_event_revoke(struct iio_class_dev *icd)
 /**
  * iio_event_set_freq - change the rate of a cyclic event source
  * @idev: a registered device with irq %IIO_IRQ_CYCLIC
- * @freq: events per second, at most %NSEC_PER_SEC; 0 stops the source
+ * @freq: events per second, at most %IIO_MAX_FREQ; 0 stops the source
  *
  * Return: 0, -EINVAL if @idev is not cyclic or @freq is too high, -ENODEV
  * if @idev is not registered.
@@ -197,7 +197,7 @@ int iio_event_set_freq(struct iio_device *idev, unsigned int freq)
 
 	if (!icd)
 		return -ENODEV;
-	if (idev->irq != IIO_IRQ_CYCLIC || freq > NSEC_PER_SEC)
+	if (idev->irq != IIO_IRQ_CYCLIC || freq > IIO_MAX_FREQ)
 		return -EINVAL;
 
 	mutex_lock(&icd->timer_lock);

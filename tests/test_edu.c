@@ -242,6 +242,29 @@ static void factorial_with_msi(void)
 	edu_reload("");
 }
 
+/* IIO_THREADED: the handler runs in an interrupt thread */
+static void factorial_with_threaded_handler(void)
+{
+	uint32_t before;
+	int efd;
+
+	edu_reload("msi=1 threaded=1");
+	setup(0);
+	EXPECT(shell("ps | grep -q '[i]rq/%llu-edu'",
+		     read_num(iio_attr_path(nr, "irq"))) == 0);
+	efd = MUST(open(iio_node(nr, "_event"), O_RDONLY));
+	before = read_num(iio_attr_path(nr, "event"));
+	wr32(EDU_STATUS, EDU_STATUS_IRQFACT);
+	wr32(EDU_FACTORIAL, 7);
+	EXPECT_EQ(wait_event(efd), before + 1);
+	EXPECT_EQ(rd32(EDU_FACTORIAL), 5040);
+	EXPECT_EQ(rd32(EDU_IRQ_STATUS), 0);
+	wr32(EDU_STATUS, 0);
+	close(efd);
+	close(fd);
+	edu_reload("");
+}
+
 /* rmmod iio_edu with a blocked reader and a live mapping of the BAR */
 static void remove_while_in_use(void)
 {
@@ -289,6 +312,7 @@ static const struct check_case cases[] = {
 	CASE(trigger_raises_a_real_interrupt),
 	CASE(two_edus_apart),
 	CASE_T(factorial_with_msi, 90),
+	CASE_T(factorial_with_threaded_handler, 90),
 	CASE_T(remove_while_in_use, 90),
 };
 CHECK_MAIN(cases)

@@ -345,6 +345,9 @@ static void bad_sysfs_values(void)
 	EXPECT_EQ(write_text(dummy_attr(0, "freq"), "abc"), EINVAL);
 	EXPECT_EQ(write_text(dummy_attr(0, "freq"), "-1"), EINVAL);
 	EXPECT_EQ(write_text(dummy_attr(0, "freq"), "2000000000"), EINVAL);
+	EXPECT_EQ(write_text(dummy_attr(0, "freq"), "100001"), EINVAL);
+	EXPECT_EQ(write_text(dummy_attr(0, "freq"), "100000"), 0);
+	EXPECT_EQ(write_text(dummy_attr(0, "freq"), "0"), 0);
 	EXPECT_EQ(write_text(dummy_attr(0, "count"), "x"), EINVAL);
 	EXPECT_EQ(write_text(dummy_attr(0, "sig_pid"), "999999"), EINVAL);
 	EXPECT_EQ(write_text(dummy_attr(0, "sig_pid"), "-5"), EINVAL);
