@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_pci_generic.c - iio_pci_generic: a user binds an edu (00:13.0) and
+ * a pci-testdev (00:19.0) the way they would bind their own card, and
+ * drives them with INTx and with MSI, beside iio_edu and uio_pci_generic
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "lib/iio_test.h"
+
+#define EDU_PCI		"0000:00:13.0"
+#define TESTDEV_PCI	"0000:00:19.0"
+#define DRV		"/sys/bus/pci/drivers/iio_pci_generic"
+#define EDU_ID		0x00
+#define EDU_FACTORIAL	0x08
+#define EDU_STATUS	0x20
+#define EDU_IRQ_STATUS	0x24
+#define EDU_IRQ_RAISE	0x60
+#define EDU_IRQ_ACK	0x64
+
+static void bind(const char *pci)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver_override",
+		 pci);
+	EXPECT_EQ(write_text(path, "iio_pci_generic"), 0);
+	EXPECT_EQ(write_text(DRV "/bind", pci), 0);
+}
+
+/* unbind and leave the device to no driver again, as qemu/init does */
+static void unbind(const char *pci)
+{
+	char path[128];
+
+	EXPECT_EQ(write_text(DRV "/unbind", pci), 0);
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver_override",
+		 pci);
+	EXPECT_EQ(write_text(path, "none"), 0);
+}
+
+static int bar_nr(const char *pci, int bar)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "%s bar%d", pci, bar);
+	return iio_must_find(name, 0);
+}
+
+static void generic_reload(const char *params)
+{
+	if (shell("rmmod iio_pci_generic && insmod " MODDIR "/iio_pci_generic.ko %s",
+		  params))
+		FAIL("reloading iio_pci_generic.ko %s failed", params);
+}
+
+static void wait_event(int efd, uint32_t expect)
+{
+	struct pollfd pfd = { .fd = efd, .events = POLLIN };
+
+	if (poll(&pfd, 1, 5000) != 1)
+		FAIL("no event within 5 s (want count %u)", expect);
+	EXPECT_EQ(event_read(efd), expect);
+}
+
+static void no_event(int efd, unsigned int ms)
+{
+	struct pollfd pfd = { .fd = efd, .events = POLLIN };
+
+	EXPECT_EQ(poll(&pfd, 1, ms), 0);
+}
+
+static volatile uint32_t *map_regs(int nr)
+{
+	int fd = MUST(open(iio_node(nr, ""), O_RDWR));
+	volatile uint32_t *regs;
+
+	regs = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	EXPECT(regs != MAP_FAILED);
+	close(fd);
+	return regs;
+}
+
+static void unmask(int efd)
+{
+	uint32_t one = 1;
+
+	EXPECT_EQ(write(efd, &one, 4), 4);
+}
+
+static void binds_nothing_by_itself(void)
+{
+	EXPECT(!path_exists(DRV "/" EDU_PCI));
+	EXPECT(!path_exists(DRV "/" TESTDEV_PCI));
+	EXPECT_EQ(iio_find_by_name(EDU_PCI " bar0", 0), -1);
+}
+
+/* one iio device per BAR, memory and I/O alike, width-correct */
+static void every_bar_memory_and_ports(void)
+{
+	int mem, port, fd, efd;
+	char name[32] = "";
+	uint8_t zero = 0;
+	uint32_t off;
+
+	bind(TESTDEV_PCI);
+	mem = bar_nr(TESTDEV_PCI, 0);
+	port = bar_nr(TESTDEV_PCI, 1);
+	EXPECT_STREQ(read_text(iio_attr_path(mem, "type")), "mem");
+	EXPECT_STREQ(read_text(iio_attr_path(mem, "size")), "0x1000");
+	EXPECT_STREQ(read_text(iio_attr_path(port, "type")), "port");
+	EXPECT_STREQ(read_text(iio_attr_path(port, "size")), "0x100");
+	EXPECT_STREQ(read_text(iio_attr_path(mem, "irq")), "none");
+
+	fd = MUST(open(iio_node(port, ""), O_RDWR));
+	EXPECT_EQ(pwrite(fd, &zero, 1, 0), 1);
+	EXPECT_EQ(pread(fd, &off, 4, 4), 4);
+	EXPECT_EQ(off, 128 + 3);
+	EXPECT_EQ(pread(fd, name, 18, 16), 18);
+	EXPECT_STREQ(name, "portio-no-eventfd");
+	EXPECT_ERRNO(mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0), ENODEV);
+	close(fd);
+
+	fd = MUST(open(iio_node(mem, ""), O_RDWR));
+	EXPECT_EQ(pwrite(fd, &zero, 1, 0), 1);
+	memset(name, 0, sizeof(name));
+	EXPECT_EQ(pread(fd, name, 16, 16), 16);
+	EXPECT_STREQ(name, "mmio-no-eventfd");
+	close(fd);
+
+	efd = MUST(open(iio_node(mem, "_event"), O_RDWR));
+	EXPECT_ERRNO(read(efd, &off, 4), EIO);
+	close(efd);
+	unbind(TESTDEV_PCI);
+	EXPECT_EQ(iio_find_by_name(TESTDEV_PCI " bar0", 0), -1);
+}
+
+static void factorial(int nr, bool intx)
+{
+	volatile uint32_t *regs;
+	uint32_t before, v;
+	int fd, efd;
+
+	fd = MUST(open(iio_node(nr, ""), O_RDWR));
+	efd = MUST(open(iio_node(nr, "_event"), O_RDWR));
+	before = read_num(iio_attr_path(nr, "event"));
+	/* through read/write */
+	v = 0x80;
+	EXPECT_EQ(pwrite(fd, &v, 4, EDU_STATUS), 4);
+	v = 9;
+	EXPECT_EQ(pwrite(fd, &v, 4, EDU_FACTORIAL), 4);
+	wait_event(efd, before + 1);
+	EXPECT_EQ(pread(fd, &v, 4, EDU_FACTORIAL), 4);
+	EXPECT_EQ(v, 362880);
+	EXPECT_EQ(pread(fd, &v, 4, EDU_IRQ_STATUS), 4);
+	EXPECT_EQ(pwrite(fd, &v, 4, EDU_IRQ_ACK), 4);
+	if (intx)
+		unmask(efd);
+	/* through mmap */
+	regs = map_regs(nr);
+	EXPECT_EQ(regs[EDU_ID / 4], 0x010000ed);
+	regs[EDU_FACTORIAL / 4] = 11;
+	wait_event(efd, before + 2);
+	EXPECT_EQ(regs[EDU_FACTORIAL / 4], 39916800);
+	regs[EDU_IRQ_ACK / 4] = regs[EDU_IRQ_STATUS / 4];
+	regs[EDU_STATUS / 4] = 0;
+	if (intx)
+		unmask(efd);
+	munmap((void *)regs, 4096);
+	close(fd);
+	close(efd);
+}
+
+/* raise, wait, acknowledge, unmask: every interrupt is one event */
+static void rounds(int nr, int n, bool intx)
+{
+	volatile uint32_t *regs = map_regs(nr);
+	int efd = MUST(open(iio_node(nr, "_event"), O_RDWR));
+	uint32_t before = read_num(iio_attr_path(nr, "event"));
+	int i;
+
+	for (i = 1; i <= n; i++) {
+		regs[EDU_IRQ_RAISE / 4] = 0x1;
+		wait_event(efd, before + i);
+		regs[EDU_IRQ_ACK / 4] = regs[EDU_IRQ_STATUS / 4];
+		if (intx)
+			unmask(efd);
+	}
+	EXPECT_EQ(read_num(iio_attr_path(nr, "event")), before + n);
+	munmap((void *)regs, 4096);
+	close(efd);
+}
+
+static void intx_factorial_and_1000_rounds(void)
+{
+	int nr;
+
+	bind(EDU_PCI);
+	nr = bar_nr(EDU_PCI, 0);
+	EXPECT_EQ(read_num(iio_attr_path(nr, "irq")),
+		  read_num("/sys/bus/pci/devices/" EDU_PCI "/irq"));
+	factorial(nr, true);
+	rounds(nr, 1000, true);
+	unbind(EDU_PCI);
+}
+
+/* INTx stays masked until user space unmasks it through the event device */
+static void intx_mask_and_unmask(void)
+{
+	volatile uint32_t *regs;
+	uint32_t before, zero = 0, two = 2;
+	int nr, efd;
+
+	bind(EDU_PCI);
+	nr = bar_nr(EDU_PCI, 0);
+	regs = map_regs(nr);
+	efd = MUST(open(iio_node(nr, "_event"), O_RDWR));
+	before = read_num(iio_attr_path(nr, "event"));
+	EXPECT_EQ(write(efd, &zero, 4), 4);	/* mask */
+	regs[EDU_IRQ_RAISE / 4] = 0x1;
+	no_event(efd, 300);
+	unmask(efd);				/* the line is still asserted */
+	wait_event(efd, before + 1);
+	regs[EDU_IRQ_ACK / 4] = regs[EDU_IRQ_STATUS / 4];
+	EXPECT_ERRNO(write(efd, &two, 4), EINVAL);
+	EXPECT_ERRNO(write(efd, &zero, 2), EINVAL);
+	unmask(efd);
+	munmap((void *)regs, 4096);
+	close(efd);
+	unbind(EDU_PCI);
+}
+
+static void msi_factorial_and_1000_rounds(void)
+{
+	volatile uint32_t *regs;
+	uint32_t before, zero = 0;
+	int nr, efd;
+
+	generic_reload("msi=1");
+	bind(EDU_PCI);
+	nr = bar_nr(EDU_PCI, 0);
+	EXPECT(shell("grep -q '^ *%llu:.*PCI-MSI.*%s' /proc/interrupts",
+		     read_num(iio_attr_path(nr, "irq")), EDU_PCI) == 0);
+	factorial(nr, false);
+	rounds(nr, 1000, false);
+
+	/* disabled, an MSI stays pending and arrives once enabled again */
+	regs = map_regs(nr);
+	efd = MUST(open(iio_node(nr, "_event"), O_RDWR));
+	before = read_num(iio_attr_path(nr, "event"));
+	EXPECT_EQ(write(efd, &zero, 4), 4);
+	regs[EDU_IRQ_RAISE / 4] = 0x1;
+	no_event(efd, 300);
+	unmask(efd);
+	wait_event(efd, before + 1);
+	regs[EDU_IRQ_ACK / 4] = regs[EDU_IRQ_STATUS / 4];
+	/* unbinding with the vector disabled */
+	EXPECT_EQ(write(efd, &zero, 4), 4);
+	munmap((void *)regs, 4096);
+	close(efd);
+	unbind(EDU_PCI);
+	generic_reload("");
+}
+
+/* the generic edu shares IRQ 11 with an iio_edu edu: each sees its own */
+static void beside_iio_edu_on_a_shared_line(void)
+{
+	volatile uint32_t *gregs, *eregs;
+	int gnr, enr = -1, i, gfd, efd;
+	uint32_t gbefore, ebefore;
+
+	bind(EDU_PCI);
+	gnr = bar_nr(EDU_PCI, 0);
+	for (i = 0; iio_find_by_name("edu", i) >= 0; i++)
+		if (read_num(iio_attr_path(iio_find_by_name("edu", i), "irq")) ==
+		    read_num(iio_attr_path(gnr, "irq")))
+			enr = iio_find_by_name("edu", i);
+	if (enr < 0)
+		FAIL("no iio_edu device shares the generic edu's IRQ");
+	gregs = map_regs(gnr);
+	eregs = map_regs(enr);
+	gfd = MUST(open(iio_node(gnr, "_event"), O_RDWR));
+	efd = MUST(open(iio_node(enr, "_event"), O_RDWR));
+	gbefore = read_num(iio_attr_path(gnr, "event"));
+	ebefore = read_num(iio_attr_path(enr, "event"));
+
+	gregs[EDU_IRQ_RAISE / 4] = 0x1;
+	wait_event(gfd, gbefore + 1);
+	gregs[EDU_IRQ_ACK / 4] = gregs[EDU_IRQ_STATUS / 4];
+	unmask(gfd);
+	no_event(efd, 200);
+
+	eregs[EDU_IRQ_RAISE / 4] = 0x1;	/* iio_edu acknowledges itself */
+	wait_event(efd, ebefore + 1);
+	no_event(gfd, 200);
+	EXPECT_EQ(read_num(iio_attr_path(gnr, "event")), gbefore + 1);
+	EXPECT_EQ(read_num(iio_attr_path(enr, "event")), ebefore + 1);
+	munmap((void *)gregs, 4096);
+	munmap((void *)eregs, 4096);
+	close(gfd);
+	close(efd);
+	unbind(EDU_PCI);
+}
+
+/* unbind under a blocked reader and a live mapping, then bind again */
+static void unbind_bind_cycles_in_use(void)
+{
+	int cycle, nr, first = -1, status;
+
+	for (cycle = 0; cycle < 3; cycle++) {
+		volatile uint32_t *regs;
+		pid_t reader, toucher;
+		int efd;
+
+		bind(EDU_PCI);
+		nr = bar_nr(EDU_PCI, 0);
+		if (first < 0)
+			first = nr;
+		EXPECT_EQ(nr, first);	/* the number comes back */
+		regs = map_regs(nr);
+		EXPECT_EQ(regs[EDU_ID / 4], 0x010000ed);
+		efd = MUST(open(iio_node(nr, "_event"), O_RDONLY));
+		reader = fork();
+		if (!reader) {
+			uint32_t c;
+
+			_exit(read(efd, &c, 4) == -1 && errno == EIO ? 0 : 1);
+		}
+		msleep(200);
+		unbind(EDU_PCI);
+		waitpid(reader, &status, 0);
+		EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+		toucher = fork();
+		if (!toucher) {
+			(void)regs[EDU_ID / 4];
+			_exit(0);
+		}
+		waitpid(toucher, &status, 0);
+		EXPECT(WIFSIGNALED(status) && WTERMSIG(status) == SIGBUS);
+		munmap((void *)regs, 4096);
+		close(efd);
+	}
+}
+
+static void new_id_binds_too(void)
+{
+	int nr;
+
+	EXPECT_EQ(write_text("/sys/bus/pci/devices/" EDU_PCI "/driver_override",
+			     "\n"), 0);
+	EXPECT_EQ(write_text(DRV "/new_id", "1234 11e8"), 0);
+	nr = bar_nr(EDU_PCI, 0);
+	EXPECT(path_exists(DRV "/" EDU_PCI));
+	/* the edus that have drivers keep them */
+	EXPECT(!path_exists(DRV "/0000:00:10.0"));
+	EXPECT(!path_exists(DRV "/0000:00:12.0"));
+	EXPECT_STREQ(read_text(iio_attr_path(nr, "type")), "mem");
+	EXPECT_EQ(write_text(DRV "/remove_id", "1234 11e8"), 0);
+	unbind(EDU_PCI);
+}
+
+static const struct check_case cases[] = {
+	CASE(binds_nothing_by_itself),
+	CASE(every_bar_memory_and_ports),
+	CASE_T(intx_factorial_and_1000_rounds, 120),
+	CASE(intx_mask_and_unmask),
+	CASE_T(msi_factorial_and_1000_rounds, 120),
+	CASE(beside_iio_edu_on_a_shared_line),
+	CASE_T(unbind_bind_cycles_in_use, 90),
+	CASE(new_id_binds_too),
+};
+CHECK_MAIN(cases)
