@@ -46,6 +46,24 @@ dd bs=4 count=1 <&3 2>/dev/null >/dev/null                            # the inte
 exec 3<&-
 echo "interrupts: $before -> $(cat /sys/class/iio/iio1/event)"
 echo "10! = $(dd if=/dev/iio1 bs=4 skip=2 count=1 2>/dev/null | od -An -tu4)"
+say "iio_pci_generic: bind a card as a user would (here an edu at 00:13.0)"
+echo iio_pci_generic > /sys/bus/pci/devices/0000:00:13.0/driver_override
+echo 0000:00:13.0 > /sys/bus/pci/drivers/iio_pci_generic/bind
+for d in /sys/class/iio/iio*; do
+	[ "$(cat "$d/name")" = "0000:00:13.0 bar0" ] && g=${d##*/}
+done
+echo "$g: $(cat /sys/class/iio/$g/name), irq $(cat /sys/class/iio/$g/irq)"
+exec 3<> /dev/${g}_event
+printf '\200\000\000\000' | dd of=/dev/$g bs=4 seek=8 2>/dev/null     # irq when done
+printf '\005\000\000\000' | dd of=/dev/$g bs=4 seek=2 2>/dev/null     # 5!
+dd bs=4 count=1 <&3 2>/dev/null >/dev/null                            # the interrupt
+echo "5! = $(dd if=/dev/$g bs=4 skip=2 count=1 2>/dev/null | od -An -tu4)"
+# acknowledge in the device (0x64 = status), then unmask INTx: write 1
+dd if=/dev/$g bs=4 skip=9 count=1 2>/dev/null | dd of=/dev/$g bs=4 seek=25 2>/dev/null
+printf '\001\000\000\000' >&3
+exec 3<&-
+echo 0000:00:13.0 > /sys/bus/pci/drivers/iio_pci_generic/unbind
+
 if command -v iioctl >/dev/null; then
 	say "the same with iioctl"
 	iioctl list
