@@ -1,0 +1,42 @@
+# cli/cli.mk - iioctl, included by the top-level Makefile
+#
+#   make cli            build/guest-bin/iioctl (static, for the guest's
+#                       /usr/bin) and build/cli/iioctl (host, ASan+UBSan)
+#                       plus the host test programs (build/cli/test_*)
+#   tests/host/run      the host tests (built by `make cli`)
+#   make golden-update  boots the guest, reruns every case of tests/golden
+#                       and rewrites each case's expected stdout, stderr
+#                       and status with what the guest printed, for review
+#                       with `git diff tests/golden` (see tests/golden/README)
+
+DEB_PACKAGES += libpopt-dev
+
+CLI_SRCS := $(wildcard cli/*.c)
+CLI_HDRS := $(wildcard cli/*.h)
+# the helpers (not the commands), for the host unit test programs
+CLI_LIB_SRCS := cli/common.c cli/device.c cli/columns.c cli/region.c
+CLI_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -g -D_GNU_SOURCE
+CLI_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+CLI_POPT_STATIC := /usr/lib/x86_64-linux-gnu/libpopt.a
+CLI_HOST_TESTS := $(patsubst tests/host/%.c,$(BUILD)/cli/%,\
+	$(wildcard tests/host/test_*.c))
+
+.PHONY: golden-update
+
+cli: $(BUILD)/guest-bin/iioctl $(BUILD)/cli/iioctl $(CLI_HOST_TESTS)
+
+$(BUILD)/guest-bin/iioctl: $(CLI_SRCS) $(CLI_HDRS) | deps
+	@mkdir -p $(@D)
+	$(CC) $(CLI_CFLAGS) -O2 -static -o $@ $(CLI_SRCS) $(CLI_POPT_STATIC)
+
+$(BUILD)/cli/iioctl: $(CLI_SRCS) $(CLI_HDRS) | deps
+	@mkdir -p $(@D)
+	$(CC) $(CLI_CFLAGS) -O1 $(CLI_SAN) -o $@ $(CLI_SRCS) -lpopt
+
+$(BUILD)/cli/test_%: tests/host/test_%.c $(CLI_LIB_SRCS) $(CLI_HDRS) | deps
+	@mkdir -p $(@D)
+	$(CC) $(CLI_CFLAGS) -O1 $(CLI_SAN) -Icli -o $@ $< $(CLI_LIB_SRCS) -lpopt
+
+golden-update: cli initramfs
+	cli/golden-update

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * columns.c - each field of a device as a table cell and a JSON value
+ */
+#include <string.h>
+#include <strings.h>
+
+#include "columns.h"
+#include "common.h"
+
+static void json_u64(FILE *f, uint64_t v)
+{
+	fprintf(f, "%llu", (unsigned long long)v);
+}
+
+static void window_text(const struct iio_window *w, char *buf, size_t size)
+{
+	if (w->present)
+		snprintf(buf, size, "0x%llx+0x%llx",
+			 (unsigned long long)w->offset,
+			 (unsigned long long)w->len);
+	else
+		snprintf(buf, size, "-");
+}
+
+static void window_json(FILE *f, const struct iio_window *w)
+{
+	if (!w->present) {
+		fputs("null", f);
+		return;
+	}
+	fprintf(f, "{\"offset\": %llu, \"length\": %llu}",
+		(unsigned long long)w->offset, (unsigned long long)w->len);
+}
+
+#define STRING_COLUMN(field)						\
+static void field##_text(const struct iio_device_info *d, char *buf,	\
+			 size_t size)					\
+{									\
+	copy_string(buf, size, d->field);				\
+}									\
+static void field##_json(FILE *f, const struct iio_device_info *d)	\
+{									\
+	json_string(f, d->field);					\
+}
+
+#define NUMBER_COLUMN(field, fmt)					\
+static void field##_text(const struct iio_device_info *d, char *buf,	\
+			 size_t size)					\
+{									\
+	snprintf(buf, size, fmt, (unsigned long long)d->field);		\
+}									\
+static void field##_json(FILE *f, const struct iio_device_info *d)	\
+{									\
+	json_u64(f, d->field);						\
+}
+
+#define WINDOW_COLUMN(field)						\
+static void field##_text(const struct iio_device_info *d, char *buf,	\
+			 size_t size)					\
+{									\
+	window_text(&d->field, buf, size);				\
+}									\
+static void field##_json(FILE *f, const struct iio_device_info *d)	\
+{									\
+	window_json(f, &d->field);					\
+}
+
+STRING_COLUMN(label)
+NUMBER_COLUMN(nr, "%llu")
+STRING_COLUMN(name)
+STRING_COLUMN(version)
+STRING_COLUMN(type)
+NUMBER_COLUMN(size, "0x%llx")
+NUMBER_COLUMN(physaddr, "0x%llx")
+WINDOW_COLUMN(in)
+WINDOW_COLUMN(out)
+NUMBER_COLUMN(events, "%llu")
+NUMBER_COLUMN(listeners, "%llu")
+STRING_COLUMN(dev)
+
+static void irq_text(const struct iio_device_info *d, char *buf,
+		     size_t size)
+{
+	copy_string(buf, size, d->irq);
+}
+
+static void irq_json_value(FILE *f, const struct iio_device_info *d)
+{
+	uint64_t v;
+
+	/* a number for an interrupt line, else the keyword */
+	if (!parse_u64(d->irq, 0, UINT64_MAX, &v))
+		json_u64(f, v);
+	else
+		json_string(f, d->irq);
+}
+
+static void parent_text(const struct iio_device_info *d, char *buf,
+			size_t size)
+{
+	if (!d->parent[0])
+		snprintf(buf, size, "-");
+	else if (d->subsystem[0])
+		snprintf(buf, size, "%s:%s", d->subsystem, d->parent);
+	else
+		snprintf(buf, size, "%s", d->parent);
+}
+
+static void parent_json(FILE *f, const struct iio_device_info *d)
+{
+	char buf[sizeof(d->parent) + sizeof(d->subsystem) + 2];
+
+	if (!d->parent[0]) {
+		fputs("null", f);
+		return;
+	}
+	parent_text(d, buf, sizeof(buf));
+	json_string(f, buf);
+}
+
+const struct column columns[] = {
+	{ "DEVICE", "device", "iioN", label_text, label_json, 0, 1 },
+	{ "NR", "nr", "device number", nr_text, nr_json, 1, 0 },
+	{ "NAME", "name", "device name", name_text, name_json, 0, 1 },
+	{ "VERSION", "version", "stub version", version_text, version_json,
+	  0, 1 },
+	{ "TYPE", "type", "mem or port", type_text, type_json, 0, 1 },
+	{ "SIZE", "size", "region size", size_text, size_json, 1, 1 },
+	{ "PHYSADDR", "physaddr", "physical address", physaddr_text,
+	  physaddr_json, 1, 1 },
+	{ "IN", "in", "in window offset+length", in_text, in_json, 0, 1 },
+	{ "OUT", "out", "out window offset+length", out_text, out_json, 0, 1 },
+	{ "IRQ", "irq", "interrupt, cyclic, oneshot or none", irq_text,
+	  irq_json_value, 0, 1 },
+	{ "EVENTS", "events", "events so far", events_text, events_json, 1,
+	  1 },
+	{ "LISTENERS", "listeners", "open event files", listeners_text,
+	  listeners_json, 1, 1 },
+	{ "DEV", "dev", "MAJ:MIN of the region node", dev_text, dev_json, 0,
+	  0 },
+	{ "PARENT", "parent", "bus:device of the parent", parent_text,
+	  parent_json, 0, 0 },
+};
+const size_t ncolumns = sizeof(columns) / sizeof(columns[0]);
+
+const struct column *column_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ncolumns; i++)
+		if (!strcasecmp(name, columns[i].name))
+			return &columns[i];
+	return NULL;
+}
+
+const char *column_names(void)
+{
+	static char buf[256];
+	size_t i, len = 0;
+
+	if (!buf[0])
+		for (i = 0; i < ncolumns; i++)
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len,
+						"%s%s", i ? "," : "",
+						columns[i].name);
+	return buf;
+}

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * common.h - what every iioctl command shares: the command table entry,
+ * exit statuses, error reporting and strict number parsing
+ */
+#ifndef IIOCTL_COMMON_H
+#define IIOCTL_COMMON_H
+
+#include <popt.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdnoreturn.h>
+
+/* Exit statuses; documented in main.c and in `iioctl --help`. */
+enum iioctl_status {
+	IIOCTL_OK = 0,
+	IIOCTL_EDEVICE = 1,	/* open/read/write failed, --verify mismatch */
+	IIOCTL_EUSAGE = 2,	/* bad command line, number, device, range */
+	IIOCTL_ETIMEOUT = 3,	/* wait-events: timeout */
+	IIOCTL_EGONE = 4,	/* the device went away (EIO, POLLHUP) */
+	IIOCTL_ENOEVENTS = 5,	/* no event source / stub has no event_write */
+	IIOCTL_EINTERRUPTED = 130, /* wait-events: SIGINT */
+};
+
+/* One subcommand; each cli/<command>.c exports only its entry. */
+struct iioctl_cmd {
+	const char *name;
+	int (*run)(int argc, const char **argv);	/* argv[0]: name */
+	const char *help;
+};
+
+extern const struct iioctl_cmd iioctl_cmd_list, iioctl_cmd_info,
+	iioctl_cmd_dump, iioctl_cmd_peek, iioctl_cmd_poke,
+	iioctl_cmd_wait_events, iioctl_cmd_trigger, iioctl_cmd_batch;
+
+/* main.c: run one command line (argv[0] is the command name). */
+int iioctl_run_command(int argc, const char **argv);
+
+/*
+ * Set by batch while it checks every line before running any: commands
+ * parse and validate everything, then return before touching a node.
+ */
+extern bool iioctl_dry_run;
+/* Set by batch: the number of the line being run, 0 outside batch. */
+extern unsigned long iioctl_batch_line;
+
+/* "iioctl: [batch line N: ]MESSAGE" on stderr, then exit(status). */
+noreturn void die(int status, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* The same, with ": strerror(errno)" appended. */
+noreturn void die_perror(int status, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* The status a failed device access with this errno maps to. */
+int errno_status(int err);
+
+void *xmalloc(size_t size);
+void *xrealloc(void *ptr, size_t size);
+char *xstrdup(const char *s);
+/* strlcpy: src, cut to fit size bytes with its NUL. */
+void copy_string(char *dst, size_t size, const char *src);
+
+/*
+ * Numbers: decimal or 0x hex; with NUM_SUFFIX also a K, M or G suffix
+ * (either case, powers of 1024).  "0" is fine, but a leading 0 followed by
+ * digits is refused as ambiguous (octal or decimal?); no sign, no blanks.
+ * Returns NULL and sets *out, or an error description.
+ */
+#define NUM_SUFFIX	0x1
+const char *parse_u64(const char *s, unsigned flags, uint64_t max,
+		      uint64_t *out);
+/* Dies with "invalid WHAT 'S': why" (status 2). */
+uint64_t parse_u64_or_die(const char *s, const char *what, unsigned flags,
+			  uint64_t max);
+/* An access width: 1, 2, 4 or 8. */
+unsigned parse_width_or_die(const char *s);
+/*
+ * A duration: seconds with an optional fraction ("0.5") or a number with
+ * a unit ns, us, ms, s, m ("250ms", "1.5s").  Returns NULL or an error.
+ */
+const char *parse_duration(const char *s, uint64_t *ns);
+
+/*
+ * popt for one command: parses argv with options, dies with status 2 on
+ * a bad option, and returns the context (owned here, freed by the next
+ * call) so the caller can take the arguments with poptGetArg().
+ */
+poptContext parse_options(int argc, const char **argv,
+			  const struct poptOption *options, const char *args);
+/* The next argument, or die "NAME: missing WHAT". */
+const char *need_arg(poptContext ctx, const char *what);
+/* Die if arguments are left. */
+void no_more_args(poptContext ctx);
+
+/*
+ * The bytes of path ("-": stdin), at most max + 1 of them: *len > max
+ * tells the file holds more than max.  Dies (status 2) if it cannot be read.
+ */
+unsigned char *load_input(const char *path, uint64_t max, size_t *len);
+
+/* JSON string literal (with quotes) of s on f. */
+void json_string(FILE *f, const char *s);
+
+/* Flush stdout; die with status 1 if writing it failed. */
+void flush_stdout(void);
+
+#endif

@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * device.c - enumeration of /sys/class/iio, DEV resolution, node paths
+ * and the node cache
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "common.h"
+#include "device.h"
+
+static const char *sysfs_root = "/sys/class/iio";
+static const char *dev_root = "/dev";
+
+void device_set_roots(const char *sysfs, const char *dev)
+{
+	if (sysfs)
+		sysfs_root = sysfs;
+	if (dev)
+		dev_root = dev;
+}
+
+const char *device_sysfs_root(void)
+{
+	return sysfs_root;
+}
+
+/* The attribute's first line, or false if it cannot be read. */
+static bool read_attr(const char *dir, const char *attr, char *buf,
+		      size_t size)
+{
+	char path[PATH_MAX];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, attr);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return false;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return true;
+}
+
+static uint64_t read_num_attr(const struct iio_device_info *d,
+			      const char *dir, const char *attr)
+{
+	char buf[64];
+	uint64_t v;
+
+	if (!read_attr(dir, attr, buf, sizeof(buf)))
+		die_perror(IIOCTL_EDEVICE, "%s: cannot read %s/%s", d->label,
+			   dir, attr);
+	if (parse_u64(buf, 0, UINT64_MAX, &v))
+		die(IIOCTL_EDEVICE, "%s: unexpected value '%s' in %s/%s",
+		    d->label, buf, dir, attr);
+	return v;
+}
+
+static void read_window(struct iio_device_info *d, const char *dir,
+			const char *offset_attr, const char *len_attr,
+			struct iio_window *w)
+{
+	char probe[64];
+
+	w->present = read_attr(dir, len_attr, probe, sizeof(probe));
+	if (!w->present)
+		return;
+	w->offset = read_num_attr(d, dir, offset_attr);
+	w->len = read_num_attr(d, dir, len_attr);
+}
+
+/* The last component of the symlink dir/name's target, or "". */
+static void read_link_name(const char *dir, const char *name, char *buf,
+			   size_t size)
+{
+	char path[PATH_MAX], target[PATH_MAX];
+	const char *base;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	n = readlink(path, target, sizeof(target) - 1);
+	buf[0] = '\0';
+	if (n <= 0)
+		return;
+	target[n] = '\0';
+	base = strrchr(target, '/');
+	copy_string(buf, size, base ? base + 1 : target);
+}
+
+/* Fills d from sysfs; false if the device is not (or no longer) there. */
+static bool read_device(unsigned nr, struct iio_device_info *d)
+{
+	char dir[PATH_MAX];
+
+	memset(d, 0, sizeof(*d));
+	d->nr = nr;
+	snprintf(d->label, sizeof(d->label), "iio%u", nr);
+	snprintf(dir, sizeof(dir), "%s/%s", sysfs_root, d->label);
+	if (!read_attr(dir, "name", d->name, sizeof(d->name)))
+		return false;
+	read_attr(dir, "version", d->version, sizeof(d->version));
+	read_attr(dir, "type", d->type, sizeof(d->type));
+	read_attr(dir, "irq", d->irq, sizeof(d->irq));
+	read_attr(dir, "dev", d->dev, sizeof(d->dev));
+	d->physaddr = read_num_attr(d, dir, "physaddr");
+	d->size = read_num_attr(d, dir, "size");
+	d->events = read_num_attr(d, dir, "event");
+	d->listeners = read_num_attr(d, dir, "listener");
+	read_window(d, dir, "read_offset", "read_len", &d->in);
+	read_window(d, dir, "write_offset", "write_len", &d->out);
+	read_link_name(dir, "device", d->parent, sizeof(d->parent));
+	read_link_name(dir, "device/subsystem", d->subsystem,
+		       sizeof(d->subsystem));
+	return true;
+}
+
+/* N of "iioN" (decimal, no leading zero), or -1. */
+static long parse_label(const char *s)
+{
+	uint64_t nr;
+
+	if (strncmp(s, "iio", 3) || parse_u64(s + 3, 0, INT_MAX, &nr) ||
+	    (s[3] == '0' && s[4]) || s[3] < '0' || s[3] > '9')
+		return -1;
+	return (long)nr;
+}
+
+static int compare_nr(const void *a, const void *b)
+{
+	const struct iio_device_info *x = a, *y = b;
+
+	return (x->nr > y->nr) - (x->nr < y->nr);
+}
+
+static struct iio_device_info *devices;
+static size_t ndevices;
+static bool listed;
+
+size_t device_list_fresh(const struct iio_device_info **devs)
+{
+	struct dirent *e;
+	size_t cap = 0;
+	DIR *dir;
+	long nr;
+
+	free(devices);
+	devices = NULL;
+	ndevices = 0;
+	dir = opendir(sysfs_root);
+	if (!dir)
+		die_perror(IIOCTL_EDEVICE, "cannot read %s", sysfs_root);
+	while ((e = readdir(dir))) {
+		nr = parse_label(e->d_name);
+		if (nr < 0)
+			continue;
+		if (ndevices == cap) {
+			cap = cap ? 2 * cap : 8;
+			devices = xrealloc(devices, cap * sizeof(*devices));
+		}
+		if (read_device((unsigned)nr, &devices[ndevices]))
+			ndevices++;
+	}
+	closedir(dir);
+	if (ndevices)
+		qsort(devices, ndevices, sizeof(*devices), compare_nr);
+	listed = true;
+	*devs = devices;
+	return ndevices;
+}
+
+size_t device_list(const struct iio_device_info **devs)
+{
+	if (!listed)
+		return device_list_fresh(devs);
+	*devs = devices;
+	return ndevices;
+}
+
+const char *node_suffix(enum iio_node node)
+{
+	static const char *const suffixes[] = {
+		[NODE_REGION] = "", [NODE_IN] = "_in", [NODE_OUT] = "_out",
+		[NODE_EVENT] = "_event",
+	};
+
+	return node >= NODE_REGION && node <= NODE_EVENT ? suffixes[node] : "";
+}
+
+/* "iioN[_suffix]" → N and the node; -1 if the name is not one. */
+static long parse_node_name(const char *name, enum iio_node *node)
+{
+	char label[32];
+	size_t len;
+	int n;
+
+	for (n = NODE_EVENT; n >= NODE_REGION; n--) {
+		const char *suffix = node_suffix((enum iio_node)n);
+		size_t slen = strlen(suffix);
+
+		len = strlen(name);
+		if (len <= slen || len - slen >= sizeof(label) ||
+		    strcmp(name + len - slen, suffix))
+			continue;
+		memcpy(label, name, len - slen);
+		label[len - slen] = '\0';
+		if (parse_label(label) >= 0) {
+			*node = (enum iio_node)n;
+			return parse_label(label);
+		}
+	}
+	return -1;
+}
+
+static noreturn void die_no_device(const char *fmt, const char *arg)
+{
+	const struct iio_device_info *devs;
+	char list[1024] = "";
+	size_t n, i, len = 0;
+
+	n = device_list(&devs);
+	for (i = 0; i < n && len < sizeof(list); i++)
+		len += (size_t)snprintf(list + len, sizeof(list) - len,
+					"%s%s '%s'", i ? ", " : "",
+					devs[i].label, devs[i].name);
+	if (n)
+		die(IIOCTL_EUSAGE, "%s %s (devices: %s)", fmt, arg, list);
+	die(IIOCTL_EUSAGE, "%s %s (no devices under %s)", fmt, arg,
+	    sysfs_root);
+}
+
+static const struct iio_device_info *find_nr(long nr)
+{
+	const struct iio_device_info *devs;
+	size_t n, i;
+
+	n = device_list(&devs);
+	for (i = 0; i < n; i++)
+		if ((long)devs[i].nr == nr)
+			return &devs[i];
+	return NULL;
+}
+
+void device_resolve(const char *arg, struct iio_target *t)
+{
+	const struct iio_device_info *devs, *found = NULL;
+	char candidates[512] = "";
+	size_t n, i, len = 0, matches = 0;
+	const char *base;
+	struct stat st;
+	uint64_t num;
+	long nr;
+
+	memset(t, 0, sizeof(*t));
+	t->node = NODE_NONE;
+	if (strchr(arg, '/')) {
+		if (strlen(arg) >= sizeof(t->path))
+			die(IIOCTL_EUSAGE, "device path too long");
+		strcpy(t->path, arg);
+		if (!stat(arg, &st) && S_ISCHR(st.st_mode)) {
+			/* ours if the device's dev attribute has its major */
+			char want[32];
+
+			nr = (long)(minor(st.st_rdev) / 4);
+			t->node = (enum iio_node)(minor(st.st_rdev) % 4);
+			t->dev = find_nr(nr);
+			snprintf(want, sizeof(want), "%u:%u", major(st.st_rdev),
+				 (unsigned)nr * 4);
+			if (!t->dev || strcmp(t->dev->dev, want))
+				die(IIOCTL_EUSAGE, "%s is not an iio node", arg);
+			return;
+		} else {
+			base = strrchr(arg, '/') + 1;
+			nr = parse_node_name(base, &t->node);
+			if (nr < 0)
+				die(IIOCTL_EUSAGE,
+				    "%s is not an iio node (iioN, iioN_in, iioN_out or iioN_event)",
+				    arg);
+		}
+		t->dev = find_nr(nr);
+		if (!t->dev)
+			die_no_device("no device for", arg);
+		return;
+	}
+	nr = parse_label(arg);
+	if (nr < 0 && arg[strspn(arg, "0123456789")] == '\0' &&
+	    !parse_u64(arg, 0, INT_MAX, &num))
+		nr = (long)num;
+	if (nr >= 0) {
+		t->dev = find_nr(nr);
+		if (!t->dev)
+			die_no_device("no device", arg);
+		return;
+	}
+	n = device_list(&devs);
+	for (i = 0; i < n; i++) {
+		if (strcmp(devs[i].name, arg))
+			continue;
+		found = &devs[i];
+		matches++;
+		if (len < sizeof(candidates))
+			len += (size_t)snprintf(candidates + len,
+						sizeof(candidates) - len,
+						"%s%s", matches > 1 ? ", " : "",
+						devs[i].label);
+	}
+	if (matches > 1)
+		die(IIOCTL_EUSAGE, "device name '%s' is ambiguous: %s", arg,
+		    candidates);
+	if (!found)
+		die_no_device("no device named", arg);
+	t->dev = found;
+}
+
+uint32_t device_event_count(const struct iio_device_info *dev)
+{
+	char dir[PATH_MAX];
+
+	snprintf(dir, sizeof(dir), "%s/%s", sysfs_root, dev->label);
+	return (uint32_t)read_num_attr(dev, dir, "event");
+}
+
+void target_event_path(const struct iio_target *t, char *buf, size_t size)
+{
+	if (t->node == NODE_EVENT)
+		copy_string(buf, size, t->path);
+	else
+		node_path(t->dev, NODE_EVENT, buf, size);
+}
+
+bool device_has_events(const struct iio_device_info *dev)
+{
+	return strcmp(dev->irq, "none") != 0;
+}
+
+struct iio_window device_window(const struct iio_device_info *dev,
+				enum iio_node node)
+{
+	switch (node) {
+	case NODE_IN:
+		return dev->in;
+	case NODE_OUT:
+		return dev->out;
+	default:
+		return (struct iio_window){ true, 0, dev->size };
+	}
+}
+
+void node_path(const struct iio_device_info *dev, enum iio_node node,
+	       char *buf, size_t size)
+{
+	snprintf(buf, size, "%s/%s%s", dev_root, dev->label,
+		 node_suffix(node));
+}
+
+#define NODE_CACHE_SIZE 16
+
+static struct {
+	char *path;
+	int flags;
+	int fd;
+} node_cache[NODE_CACHE_SIZE];
+static unsigned node_cache_next;
+
+int node_open(const char *path, int flags)
+{
+	unsigned i;
+	int fd;
+
+	for (i = 0; i < NODE_CACHE_SIZE; i++)
+		if (node_cache[i].path && node_cache[i].flags == flags &&
+		    !strcmp(node_cache[i].path, path))
+			return node_cache[i].fd;
+	fd = open(path, flags | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	i = node_cache_next++ % NODE_CACHE_SIZE;
+	if (node_cache[i].path) {
+		close(node_cache[i].fd);
+		free(node_cache[i].path);
+	}
+	node_cache[i].path = xstrdup(path);
+	node_cache[i].flags = flags;
+	node_cache[i].fd = fd;
+	return fd;
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * device.h - the devices under the sysfs class folder, DEV arguments and
+ * the device nodes
+ */
+#ifndef IIOCTL_DEVICE_H
+#define IIOCTL_DEVICE_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* The nodes of a device, in minor order (kmod/iio_uapi.h). */
+enum iio_node {
+	NODE_REGION = 0,
+	NODE_IN = 1,
+	NODE_OUT = 2,
+	NODE_EVENT = 3,
+	NODE_NONE = -1,		/* not chosen */
+};
+
+struct iio_window {
+	bool present;
+	uint64_t offset, len;
+};
+
+/* What sysfs says about one device. */
+struct iio_device_info {
+	unsigned nr;
+	char label[16];			/* "iioN" */
+	char name[256];
+	char version[64];
+	char type[16];			/* mem or port */
+	char irq[32];			/* a number, cyclic, oneshot, none */
+	char dev[32];			/* MAJ:MIN */
+	char parent[256];		/* the device symlink's target name */
+	char subsystem[64];		/* the parent's bus, or "" */
+	uint64_t physaddr, size;
+	uint64_t events, listeners;
+	struct iio_window in, out;
+};
+
+/* Roots: --sysfs / $IIOCTL_SYSFS, --dev / $IIOCTL_DEV. */
+void device_set_roots(const char *sysfs, const char *dev);
+const char *device_sysfs_root(void);
+
+/*
+ * Every device, sorted by number.  The list is read once and kept (batch
+ * resolves thousands of lines against it); device_list_fresh() rereads.
+ */
+size_t device_list(const struct iio_device_info **devs);
+size_t device_list_fresh(const struct iio_device_info **devs);
+
+/* The result of resolving a DEV argument. */
+struct iio_target {
+	const struct iio_device_info *dev;
+	enum iio_node node;		/* from a path's suffix, or NODE_NONE */
+	char path[PATH_MAX];		/* the path given, or "" */
+};
+
+/*
+ * DEV: iioN, N, a path to a node (its suffix picks the node; a character
+ * device is identified by its minor), or an exact device name.  Dies with
+ * status 2, listing the devices, when DEV matches none or several.
+ */
+void device_resolve(const char *arg, struct iio_target *t);
+
+/* The event node of a target: the path given, or the usual one. */
+void target_event_path(const struct iio_target *t, char *buf, size_t size);
+
+/* Whether the device has an event source (irq is not "none"). */
+bool device_has_events(const struct iio_device_info *dev);
+
+/* The event attribute, read now (not the listed value). */
+uint32_t device_event_count(const struct iio_device_info *dev);
+
+/* The window of a node: in, out or the whole region. */
+struct iio_window device_window(const struct iio_device_info *dev,
+				enum iio_node node);
+/* "/dev/iioN", "/dev/iioN_in", ... under the --dev root. */
+void node_path(const struct iio_device_info *dev, enum iio_node node,
+	       char *buf, size_t size);
+const char *node_suffix(enum iio_node node);
+
+/*
+ * open() through a small cache keyed by path and flags, so batch keeps
+ * its nodes open from line to line; -1 and errno on failure.
+ */
+int node_open(const char *path, int flags);
+
+#endif

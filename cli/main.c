@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * iioctl - look at and drive iio devices from the command line
+ *
+ * usage: iioctl [--sysfs DIR] [--dev DIR] COMMAND [OPTIONS] [ARGS]
+ *        iioctl --version | --help | help
+ *
+ * Commands (iioctl COMMAND --help for each one's options):
+ *   list [DEV...]      the devices: table, -n/--noheadings, -o/--output
+ *                      COLUMNS (comma list, any case), -j/--json
+ *   info DEV           everything about one device, node paths included
+ *                      (-j/--json)
+ *   dump DEV           hexdump -C of the region or a window: -s OFFSET,
+ *                      -n LENGTH, -w 1|2|4|8, --in/--out, --raw, --mmap
+ *   peek DEV OFFSET    one value: -w W (default 4), -d decimal
+ *   poke DEV OFFSET VALUE   one value: -w W (default 4), -m MASK
+ *                      (read-modify-write), --verify (read back)
+ *   poke DEV OFFSET --from FILE|-   load bytes (-w W: in W-byte accesses)
+ *   wait-events DEV    -n N (default 1, 0 = forever), -t TIMEOUT,
+ *                      --format FMT, -q
+ *   trigger DEV [VALUE]  write a 4-byte u32 (default 1) to the event
+ *                      node; --raw [FILE|-] writes bytes as they are
+ *   batch [FILE|-]     one command a line, in one process: every line
+ *                      is checked (options, numbers, device, ranges)
+ *                      before any runs, so a bad line N writes nothing;
+ *                      then they run in order, stopping at the first
+ *                      failure ("iioctl: batch line N: ...", its status).
+ *                      Words split at blanks, '...' and "..." quotes, \
+ *                      escapes, # comments; nodes stay open across lines.
+ *
+ * Global options (before COMMAND):
+ *   --sysfs DIR   the class folder (default /sys/class/iio, or $IIOCTL_SYSFS)
+ *   --dev DIR     the node folder (default /dev, or $IIOCTL_DEV)
+ *
+ * DEV: iioN, N (decimal), a path to a node (/dev/iio0_in: the suffix
+ * picks the window; a character device is identified by its minor), or a
+ * device's exact name (a purely decimal DEV is always a number).  A name
+ * two devices share is an error listing both; an unknown DEV is an error
+ * listing the devices that exist.
+ *
+ * Numbers: decimal or 0x hex (either case); offsets and lengths also take
+ * a K, M or G suffix (powers of 1024).  "0" is fine; a leading 0 followed
+ * by digits ("010") is refused as ambiguous (octal is not accepted).  No
+ * sign, no blanks.  Every number is checked for overflow and range (a
+ * value must fit the width, an offset the window) before any node is
+ * opened.
+ *
+ * Offsets are relative to the node used: the region, or the window's
+ * start.  An access of width W (1, 2, 4, 8) must be aligned to W and is
+ * exactly one device access: one pread/pwrite of W bytes, or one volatile
+ * load/store of W bytes with --mmap.
+ *
+ * Output formats:
+ *   peek      0x-prefixed hex padded to 2*W digits ("0x0000002a"), or -d
+ *             decimal
+ *   dump      hexdump -C: offset (8+ hex digits, relative to the node),
+ *             16 bytes a line as values of width W (native-endian, so -w 1
+ *             is byte for byte like hexdump -C), an ASCII column of the
+ *             bytes, identical lines folded to "*", the end offset last.
+ *             Without -w the bytes are read in chunks (the kernel splits
+ *             them into the widest aligned accesses); with -w every value
+ *             is one access.
+ *   list -j   a JSON array of objects, one per device: "device" ("iio0"),
+ *             "nr", "name", "version", "type", "size" and "physaddr"
+ *             (numbers), "in"/"out" ({"offset": N, "length": N} or null),
+ *             "irq" (a number, or "cyclic", "oneshot", "none"), "events",
+ *             "listeners" (numbers), "dev" ("MAJ:MIN"), "parent"; -o picks
+ *             the keys as it picks the columns.  info -j: one such object
+ *             with every key and "nodes" (region, in, out, event paths).
+ *   wait-events  one line per read, default "count=%c new=%n time=%t":
+ *             %c total count, %n new since the previous read, %t
+ *             CLOCK_MONOTONIC seconds.nanoseconds, %T CLOCK_REALTIME,
+ *             %% a percent sign.
+ *
+ * wait-events counts the events from its start (the event attribute is
+ * read before the event node is opened); -t is a deadline for all N
+ * events.  trigger refuses a device whose irq is none before writing.
+ *
+ * Exit statuses:
+ *   0    success
+ *   1    a device or I/O error: a node cannot be opened, read or written,
+ *        --verify read back another value, a stub refused a value
+ *   2    usage error: unknown command or option, missing or extra
+ *        argument, malformed or out-of-range number, offset or length
+ *        past the end, unaligned offset, unsupported width, no such
+ *        window, a write to the in window, missing or ambiguous device
+ *   3    wait-events: the timeout expired before N events
+ *   4    the device went away (EIO on a node, POLLHUP on the event node)
+ *   5    the device has no event source (irq none), or its stub has no
+ *        event_write (EOPNOTSUPP)
+ *   130  wait-events: interrupted by SIGINT (after printing what it got)
+ * A bad input is reported in one line on stderr ("iioctl: ...", in batch
+ * "iioctl: batch line N: ...") and nothing is written to the device.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "device.h"
+
+#ifndef IIOCTL_VERSION
+#define IIOCTL_VERSION "0.1"
+#endif
+
+static int do_help(int argc, const char **argv);
+
+static const struct iioctl_cmd iioctl_cmd_help = {
+	.name = "help",
+	.run = do_help,
+	.help = "show the commands",
+};
+
+static const struct iioctl_cmd *const commands[] = {
+	&iioctl_cmd_list, &iioctl_cmd_info, &iioctl_cmd_dump,
+	&iioctl_cmd_peek, &iioctl_cmd_poke, &iioctl_cmd_wait_events,
+	&iioctl_cmd_trigger, &iioctl_cmd_batch, &iioctl_cmd_help,
+};
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void print_usage(FILE *f)
+{
+	size_t i;
+
+	fputs("usage: iioctl [--sysfs DIR] [--dev DIR] COMMAND [OPTIONS] [ARGS]\n"
+	      "       iioctl --version | --help\n\n"
+	      "commands (iioctl COMMAND --help for each one's options):\n", f);
+	for (i = 0; i < NCOMMANDS; i++)
+		fprintf(f, "  %-12s %s\n", commands[i]->name, commands[i]->help);
+	fputs("\n"
+	      "  --sysfs DIR  the class folder (default /sys/class/iio; $IIOCTL_SYSFS)\n"
+	      "  --dev DIR    the node folder (default /dev; $IIOCTL_DEV)\n\n"
+	      "DEV is iioN, N, a node path (/dev/iio0_in picks the in window) or\n"
+	      "an exact device name.  Numbers: decimal or 0x hex, K/M/G suffixes\n"
+	      "(powers of 1024) for offsets and lengths; a leading 0 followed by\n"
+	      "digits is refused (no octal).\n\n"
+	      "exit status: 0 success, 1 device or I/O error, 2 usage error (bad\n"
+	      "option, number, range, width, alignment or device), 3 timeout,\n"
+	      "4 device went away, 5 no event source or no event_write,\n"
+	      "130 interrupted (SIGINT)\n", f);
+}
+
+static int do_help(int argc, const char **argv)
+{
+	(void)argc;
+	(void)argv;
+	print_usage(stdout);
+	return IIOCTL_OK;
+}
+
+int iioctl_run_command(int argc, const char **argv)
+{
+	size_t i;
+
+	for (i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(argv[0], commands[i]->name))
+			return commands[i]->run(argc, argv);
+	die(IIOCTL_EUSAGE, "unknown command '%s' (see iioctl help)", argv[0]);
+}
+
+int main(int argc, const char **argv)
+{
+	/* static: popt's copies of the option values stay reachable */
+	static const char *sysfs, *dev;
+	int help = 0, version = 0, rc, status;
+	const char **args;
+	poptContext ctx;
+	int nargs;
+	const struct poptOption options[] = {
+		{ "sysfs", 0, POPT_ARG_STRING, &sysfs, 0,
+		  "the iio class folder (default /sys/class/iio)", "DIR" },
+		{ "dev", 0, POPT_ARG_STRING, &dev, 0,
+		  "the device node folder (default /dev)", "DIR" },
+		{ "version", 0, POPT_ARG_NONE, &version, 0,
+		  "print the version", NULL },
+		{ "help", 'h', POPT_ARG_NONE, &help, 0, "show the commands",
+		  NULL },
+		POPT_TABLEEND
+	};
+
+	sysfs = getenv("IIOCTL_SYSFS");
+	dev = getenv("IIOCTL_DEV");
+	ctx = poptGetContext("iioctl", argc, argv, options,
+			     POPT_CONTEXT_POSIXMEHARDER);
+	while ((rc = poptGetNextOpt(ctx)) > 0)
+		;
+	if (rc < -1)
+		die(IIOCTL_EUSAGE, "%s: %s (see iioctl --help)",
+		    poptBadOption(ctx, POPT_BADOPTION_NOALIAS),
+		    poptStrerror(rc));
+	if (version) {
+		printf("iioctl %s\n", IIOCTL_VERSION);
+		poptFreeContext(ctx);
+		return IIOCTL_OK;
+	}
+	args = poptGetArgs(ctx);
+	if (help || !args) {
+		print_usage(stdout);
+		poptFreeContext(ctx);
+		return IIOCTL_OK;
+	}
+	device_set_roots(sysfs && *sysfs ? sysfs : NULL,
+			 dev && *dev ? dev : NULL);
+	for (nargs = 0; args[nargs]; nargs++)
+		;
+	status = iioctl_run_command(nargs, args);
+	flush_stdout();
+	poptFreeContext(ctx);
+	return status;
+}

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * poke.c - iioctl poke DEV OFFSET VALUE: write one value (optionally
+ * under a mask, optionally read back), or load bytes from a file
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common.h"
+#include "region.h"
+
+static int poke_from(struct region *r, uint64_t offset, const char *path,
+		     unsigned width, int verify)
+{
+	unsigned char *buf, *back;
+	size_t len, i;
+
+	region_check_range(r, offset, 0, width);
+	if (iioctl_dry_run) {
+		/* batch: stdin may be the batch itself; check files only */
+		if (strcmp(path, "-") && access(path, R_OK))
+			die_perror(IIOCTL_EUSAGE, "cannot open %s", path);
+		return IIOCTL_OK;
+	}
+	buf = load_input(path, r->size - offset, &len);
+	if (len > r->size - offset)
+		die(IIOCTL_EUSAGE, "%s holds more than the 0x%llx bytes from 0x%llx to the end of %s",
+		    path, (unsigned long long)(r->size - offset),
+		    (unsigned long long)offset, r->label);
+	region_check_range(r, offset, len, width);
+	region_open(r, true, offset, len);
+	region_write_values(r, offset, buf, len, width);
+	if (verify) {
+		back = xmalloc(len);
+		region_read_values(r, offset, back, len, width);
+		for (i = 0; i < len && back[i] == buf[i]; i++)
+			;
+		if (i < len)
+			die(IIOCTL_EDEVICE, "%s: verify failed: read back 0x%02x at 0x%llx after writing 0x%02x",
+			    r->label, back[i],
+			    (unsigned long long)(offset + i), buf[i]);
+		free(back);
+	}
+	region_close(r);
+	free(buf);
+	return IIOCTL_OK;
+}
+
+static int do_poke(int argc, const char **argv)
+{
+	const char *width_arg = NULL, *mask_arg = NULL, *from = NULL;
+	uint64_t offset, value, mask, all, old = 0, back;
+	unsigned width = 4;
+	int verify = 0;
+	struct region r;
+	poptContext ctx;
+	const struct poptOption options[] = {
+		{ "width", 'w', POPT_ARG_STRING, &width_arg, 0,
+		  "access width in bytes: 1, 2, 4 (default) or 8", "W" },
+		{ "mask", 'm', POPT_ARG_STRING, &mask_arg, 0,
+		  "change only these bits (read-modify-write)", "MASK" },
+		{ "verify", 0, POPT_ARG_NONE, &verify, 0,
+		  "read the value back and fail (status 1) if it differs",
+		  NULL },
+		{ "from", 0, POPT_ARG_STRING, &from, 0,
+		  "write the bytes of FILE (- for stdin) at OFFSET", "FILE" },
+		{ NULL, 0, POPT_ARG_INCLUDE_TABLE,
+		  (void *)region_popt_options, 0, "Node options:", NULL },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+
+	region_opts = (struct region_options){ 0 };
+	ctx = parse_options(argc, argv, options,
+			    "DEV OFFSET VALUE | DEV OFFSET --from FILE");
+	if (width_arg)
+		width = parse_width_or_die(width_arg);
+	region_select(&r, need_arg(ctx, "DEV"));
+	offset = parse_u64_or_die(need_arg(ctx, "OFFSET"), "offset",
+				  NUM_SUFFIX, UINT64_MAX);
+	if (from) {
+		if (mask_arg)
+			die(IIOCTL_EUSAGE, "--mask and --from conflict");
+		no_more_args(ctx);
+		region_check_writable(&r);
+		return poke_from(&r, offset, from, width_arg ? width : 0,
+				 verify);
+	}
+	all = width == 8 ? UINT64_MAX : (1ULL << 8 * width) - 1;
+	value = parse_u64_or_die(need_arg(ctx, "VALUE"), "value", 0, all);
+	mask = mask_arg ? parse_u64_or_die(mask_arg, "mask", 0, all) : all;
+	no_more_args(ctx);
+	if (value & ~mask)
+		die(IIOCTL_EUSAGE, "value 0x%llx has bits outside mask 0x%llx",
+		    (unsigned long long)value, (unsigned long long)mask);
+	region_check_range(&r, offset, width, width);
+	region_check_writable(&r);
+	if (iioctl_dry_run)
+		return IIOCTL_OK;
+	region_open(&r, true, offset, width);
+	if (mask != all) {
+		old = region_read_value(&r, offset, width);
+		value |= old & ~mask;
+	}
+	region_write_value(&r, offset, width, value);
+	if (verify) {
+		back = region_read_value(&r, offset, width);
+		if (back != value)
+			die(IIOCTL_EDEVICE, "%s: verify failed: read back 0x%0*llx at 0x%llx after writing 0x%0*llx",
+			    r.label, (int)(2 * width), (unsigned long long)back,
+			    (unsigned long long)offset, (int)(2 * width),
+			    (unsigned long long)value);
+	}
+	region_close(&r);
+	return IIOCTL_OK;
+}
+
+const struct iioctl_cmd iioctl_cmd_poke = {
+	.name = "poke",
+	.run = do_poke,
+	.help = "write one value (-w, -m MASK, --verify) or bytes (--from FILE)",
+};

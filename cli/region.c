@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * region.c - one-access-per-value I/O on a region node or a window, by
+ * pread/pwrite or by volatile loads and stores through a mapping
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "common.h"
+#include "region.h"
+
+struct region_options region_opts;
+
+const struct poptOption region_popt_options[] = {
+	{ "in", 0, POPT_ARG_NONE, &region_opts.in, 0,
+	  "use the in window (/dev/iioN_in)", NULL },
+	{ "out", 0, POPT_ARG_NONE, &region_opts.out, 0,
+	  "use the out window (/dev/iioN_out)", NULL },
+	{ "mmap", 0, POPT_ARG_NONE, &region_opts.mmap, 0,
+	  "access through mmap() instead of pread()/pwrite()", NULL },
+	POPT_TABLEEND
+};
+
+static const char *node_word(enum iio_node node)
+{
+	return node == NODE_IN ? "in window" :
+	       node == NODE_OUT ? "out window" : "region";
+}
+
+void region_select(struct region *r, const char *dev_arg)
+{
+	enum iio_node node = NODE_REGION;
+	struct iio_target t;
+	struct iio_window w;
+
+	if (region_opts.in && region_opts.out)
+		die(IIOCTL_EUSAGE, "--in and --out conflict");
+	if (region_opts.in)
+		node = NODE_IN;
+	else if (region_opts.out)
+		node = NODE_OUT;
+	device_resolve(dev_arg, &t);
+	if (t.node == NODE_EVENT)
+		die(IIOCTL_EUSAGE, "%s is an event node, not a region", t.path);
+	if (t.node != NODE_NONE) {
+		if ((region_opts.in || region_opts.out) && t.node != node)
+			die(IIOCTL_EUSAGE, "%s is the %s; it conflicts with --%s",
+			    t.path, node_word(t.node),
+			    region_opts.in ? "in" : "out");
+		node = t.node;
+	}
+	w = device_window(t.dev, node);
+	if (!w.present)
+		die(IIOCTL_EUSAGE, "%s has no %s", t.dev->label,
+		    node_word(node));
+	memset(r, 0, sizeof(*r));
+	r->dev = t.dev;
+	r->node = node;
+	r->size = w.len;
+	r->fd = -1;
+	r->use_mmap = region_opts.mmap;
+	if (t.path[0])
+		strcpy(r->path, t.path);
+	else
+		node_path(t.dev, node, r->path, sizeof(r->path));
+	snprintf(r->label, sizeof(r->label), "%s%s", t.dev->label,
+		 node_suffix(node));
+}
+
+void region_check_range(const struct region *r, uint64_t offset,
+			uint64_t len, unsigned width)
+{
+	if (width && offset % width)
+		die(IIOCTL_EUSAGE, "offset 0x%llx is not aligned to width %u",
+		    (unsigned long long)offset, width);
+	if (width && len % width)
+		die(IIOCTL_EUSAGE, "length 0x%llx is not a multiple of width %u",
+		    (unsigned long long)len, width);
+	if (offset > r->size || (offset == r->size && len))
+		die(IIOCTL_EUSAGE, "offset 0x%llx is past the end of %s (size 0x%llx)",
+		    (unsigned long long)offset, r->label,
+		    (unsigned long long)r->size);
+	if (len > r->size - offset)
+		die(IIOCTL_EUSAGE, "0x%llx bytes at 0x%llx run past the end of %s (size 0x%llx)",
+		    (unsigned long long)len, (unsigned long long)offset,
+		    r->label, (unsigned long long)r->size);
+}
+
+void region_check_writable(const struct region *r)
+{
+	if (r->node == NODE_IN)
+		die(IIOCTL_EUSAGE, "%s is read-only (the in window); write through the region or the out window",
+		    r->label);
+}
+
+void region_open(struct region *r, bool write, uint64_t offset,
+		 uint64_t len)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	void *map;
+
+	r->fd = node_open(r->path, write ? O_RDWR : O_RDONLY);
+	if (r->fd < 0)
+		die_perror(IIOCTL_EDEVICE, "cannot open %s%s", r->path,
+			   write ? " for writing" : "");
+	if (!r->use_mmap || !len)
+		return;
+	r->map_start = offset - offset % (uint64_t)page;
+	r->map_len = offset + len - r->map_start;
+	map = mmap(NULL, r->map_len, PROT_READ | (write ? PROT_WRITE : 0),
+		   MAP_SHARED, r->fd, (off_t)r->map_start);
+	if (map == MAP_FAILED)
+		die_perror(errno == ENODEV && !strcmp(r->dev->type, "port") ?
+			   IIOCTL_EUSAGE : errno_status(errno),
+			   "%s: cannot map 0x%llx bytes at 0x%llx%s", r->label,
+			   (unsigned long long)r->map_len,
+			   (unsigned long long)r->map_start,
+			   !strcmp(r->dev->type, "port") ?
+			   " (a port region cannot be mapped)" : "");
+	r->map = map;
+}
+
+void region_close(struct region *r)
+{
+	if (r->map)
+		munmap(r->map, r->map_len);
+	r->map = NULL;
+}
+
+static volatile void *map_at(struct region *r, uint64_t offset)
+{
+	return r->map + (offset - r->map_start);
+}
+
+static uint64_t load(volatile void *p, unsigned width)
+{
+	switch (width) {
+	case 1: return *(volatile uint8_t *)p;
+	case 2: return *(volatile uint16_t *)p;
+	case 4: return *(volatile uint32_t *)p;
+	default: return *(volatile uint64_t *)p;
+	}
+}
+
+static void store(volatile void *p, unsigned width, uint64_t v)
+{
+	switch (width) {
+	case 1: *(volatile uint8_t *)p = (uint8_t)v; break;
+	case 2: *(volatile uint16_t *)p = (uint16_t)v; break;
+	case 4: *(volatile uint32_t *)p = (uint32_t)v; break;
+	default: *(volatile uint64_t *)p = v; break;
+	}
+}
+
+/* The width of the widest aligned access at offset for len bytes. */
+static unsigned widest(uint64_t offset, size_t len)
+{
+	unsigned w;
+
+	for (w = 8; w > 1; w /= 2)
+		if (len >= w && !(offset % w))
+			break;
+	return w;
+}
+
+static void transfer(struct region *r, bool write, uint64_t offset,
+		     void *buf, size_t len)
+{
+	unsigned char *p = buf;
+	ssize_t n;
+
+	while (len) {
+		if (r->map) {
+			unsigned w = widest(offset, len);
+			uint64_t v;
+
+			if (write) {
+				memcpy(&v, p, w);
+				store(map_at(r, offset), w, v);
+			} else {
+				v = load(map_at(r, offset), w);
+				memcpy(p, &v, w);
+			}
+			n = (ssize_t)w;
+		} else if (write) {
+			n = pwrite(r->fd, p, len, (off_t)offset);
+		} else {
+			n = pread(r->fd, p, len, (off_t)offset);
+		}
+		if (n < 0)
+			die_perror(errno_status(errno), "%s: %s of %zu bytes at 0x%llx",
+				   r->label, write ? "write" : "read", len,
+				   (unsigned long long)offset);
+		if (n == 0)
+			die(IIOCTL_EDEVICE, "%s: unexpected end at 0x%llx",
+			    r->label, (unsigned long long)offset);
+		p += n;
+		offset += (uint64_t)n;
+		len -= (size_t)n;
+	}
+}
+
+/* A native-endian value of width bytes in memory order and back. */
+uint64_t region_read_value(struct region *r, uint64_t offset, unsigned width)
+{
+	union { uint8_t b; uint16_t w; uint32_t l; uint64_t q; } v = { 0 };
+
+	if (r->map)
+		return load(map_at(r, offset), width);
+	transfer(r, false, offset, &v, width);
+	switch (width) {
+	case 1: return v.b;
+	case 2: return v.w;
+	case 4: return v.l;
+	default: return v.q;
+	}
+}
+
+void region_write_value(struct region *r, uint64_t offset, unsigned width,
+			uint64_t value)
+{
+	union { uint8_t b; uint16_t w; uint32_t l; uint64_t q; } v;
+
+	if (r->map) {
+		store(map_at(r, offset), width, value);
+		return;
+	}
+	switch (width) {
+	case 1: v.b = (uint8_t)value; break;
+	case 2: v.w = (uint16_t)value; break;
+	case 4: v.l = (uint32_t)value; break;
+	default: v.q = value; break;
+	}
+	/* exactly width bytes in one pwrite: one device access */
+	transfer(r, true, offset, &v, width);
+}
+
+void region_read_values(struct region *r, uint64_t offset, void *buf,
+			size_t len, unsigned width)
+{
+	unsigned char *p = buf;
+	uint64_t v;
+	size_t i;
+
+	if (!width) {
+		transfer(r, false, offset, buf, len);
+		return;
+	}
+	for (i = 0; i < len; i += width) {
+		v = region_read_value(r, offset + i, width);
+		memcpy(p + i, &v, width);	/* little-endian: low bytes */
+	}
+}
+
+void region_write_values(struct region *r, uint64_t offset, const void *buf,
+			 size_t len, unsigned width)
+{
+	const unsigned char *p = buf;
+	uint64_t v;
+	size_t i;
+
+	if (!width) {
+		transfer(r, true, offset, (void *)buf, len);
+		return;
+	}
+	for (i = 0; i < len; i += width) {
+		v = 0;
+		memcpy(&v, p + i, width);	/* little-endian: low bytes */
+		region_write_value(r, offset + i, width, v);
+	}
+}

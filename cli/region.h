@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * region.h - access to a region node (the whole region or a window) by
+ * pread/pwrite or through a mapping, one access per value
+ */
+#ifndef IIOCTL_REGION_H
+#define IIOCTL_REGION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <popt.h>
+#include <stdint.h>
+
+#include "device.h"
+
+struct region {
+	const struct iio_device_info *dev;
+	enum iio_node node;		/* NODE_REGION, NODE_IN or NODE_OUT */
+	uint64_t size;			/* of the window */
+	char path[PATH_MAX];
+	char label[32];			/* "iio0", "iio0_in", ... */
+	int fd;
+	bool use_mmap;
+	unsigned char *map;		/* maps [map_start, map_start+map_len) */
+	uint64_t map_start, map_len;
+};
+
+/* The common options of the region commands (dump, peek, poke). */
+struct region_options {
+	int in, out, mmap;
+};
+/* popt entries for --in, --out and --mmap; include with POPT_ARG_INCLUDE_TABLE. */
+extern struct region_options region_opts;
+extern const struct poptOption region_popt_options[];
+
+/*
+ * Resolve DEV and pick the node (its path's suffix, --in or --out); dies
+ * with status 2 if the window does not exist or the choices conflict.
+ */
+void region_select(struct region *r, const char *dev_arg);
+/*
+ * Check [offset, offset+len) fits the window and, for width w (0: any),
+ * that offset and len are aligned; dies with status 2 otherwise.
+ */
+void region_check_range(const struct region *r, uint64_t offset,
+			uint64_t len, unsigned width);
+/* Refuse writes to the read-only in window (status 2). */
+void region_check_writable(const struct region *r);
+/* Open the node (and map [offset, offset+len) with --mmap). */
+void region_open(struct region *r, bool write, uint64_t offset,
+		 uint64_t len);
+/* Unmap (the node stays open in the node cache). */
+void region_close(struct region *r);
+
+/* One access of width bytes: a pread/pwrite or a volatile load/store. */
+uint64_t region_read_value(struct region *r, uint64_t offset, unsigned width);
+void region_write_value(struct region *r, uint64_t offset, unsigned width,
+			uint64_t value);
+/*
+ * len bytes at offset: with width 0 in the widest aligned accesses, else
+ * one access of width bytes per value (len a multiple of width).
+ */
+void region_read_values(struct region *r, uint64_t offset, void *buf,
+			size_t len, unsigned width);
+void region_write_values(struct region *r, uint64_t offset, const void *buf,
+			 size_t len, unsigned width);
+
+#endif

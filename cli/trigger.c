@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * trigger.c - iioctl trigger DEV [VALUE]: the stub's event_write through
+ * the event node
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common.h"
+#include "device.h"
+
+#define MAX_RAW 4096
+
+static int do_trigger(int argc, const char **argv)
+{
+	const struct iio_device_info *dev;
+	const char *arg, *input = "-";
+	unsigned char *bytes = NULL;
+	char path[PATH_MAX];
+	struct iio_target t;
+	uint32_t value = 1;
+	int raw = 0, fd;
+	size_t len;
+	ssize_t n;
+	poptContext ctx;
+	const struct poptOption options[] = {
+		{ "raw", 0, POPT_ARG_NONE, &raw, 0,
+		  "write the bytes of FILE (default -, stdin) as they are",
+		  NULL },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+
+	ctx = parse_options(argc, argv, options,
+			    "DEV [VALUE] | --raw DEV [FILE|-]");
+	device_resolve(need_arg(ctx, "DEV"), &t);
+	dev = t.dev;
+	arg = poptGetArg(ctx);
+	if (arg && raw)
+		input = arg;
+	else if (arg)
+		value = (uint32_t)parse_u64_or_die(arg, "value", 0,
+						   UINT32_MAX);
+	no_more_args(ctx);
+	if (!device_has_events(dev))
+		die(IIOCTL_ENOEVENTS, "%s has no event source (irq none); nothing to trigger",
+		    dev->label);
+	if (iioctl_dry_run) {
+		if (raw && strcmp(input, "-") && access(input, R_OK))
+			die_perror(IIOCTL_EUSAGE, "cannot open %s", input);
+		return IIOCTL_OK;
+	}
+	if (raw) {
+		bytes = load_input(input, MAX_RAW, &len);
+		if (len > MAX_RAW)
+			die(IIOCTL_EUSAGE, "%s holds more than %d bytes", input,
+			    MAX_RAW);
+	} else {
+		len = sizeof(value);
+	}
+	target_event_path(&t, path, sizeof(path));
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		die_perror(IIOCTL_EDEVICE, "cannot open %s", path);
+	n = write(fd, raw ? (const void *)bytes : &value, len);
+	if (n < 0 && errno == EOPNOTSUPP)
+		die(IIOCTL_ENOEVENTS, "%s: stub has no event_write", dev->label);
+	if (n < 0 && errno == EIO)
+		die(IIOCTL_EGONE, "%s: the device went away (or lost its event source)",
+		    dev->label);
+	if (n < 0 && errno == EINVAL)
+		die(IIOCTL_EDEVICE, "%s: the stub refused the %zu-byte write%s",
+		    dev->label, len, raw ? "" : " (value out of its range?)");
+	if (n < 0)
+		die_perror(IIOCTL_EDEVICE, "%s: write", path);
+	if ((size_t)n != len)
+		die(IIOCTL_EDEVICE, "%s: short write (%zd of %zu bytes)", path,
+		    n, len);
+	close(fd);
+	free(bytes);
+	return IIOCTL_OK;
+}
+
+const struct iioctl_cmd iioctl_cmd_trigger = {
+	.name = "trigger",
+	.run = do_trigger,
+	.help = "inject an event: a 4-byte VALUE (default 1), or --raw bytes",
+};

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_units.c - host unit tests of iioctl's parsing and formatting
+ * helpers (cli/common.c), under ASan and UBSan; one PASS/FAIL line per
+ * case, like the guest's test programs
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+
+static int failed_checks;
+static const char *case_name;
+static char first_failure[256];
+
+#define CHECK(cond)							\
+	do {								\
+		if (!(cond) && !failed_checks++)			\
+			snprintf(first_failure, sizeof(first_failure),	\
+				 "line %d: %s", __LINE__, #cond);	\
+	} while (0)
+
+/* parse_u64 accepts s as want */
+static int ok(const char *s, unsigned flags, uint64_t max, uint64_t want)
+{
+	uint64_t v = 0xdeadbeef;
+
+	return !parse_u64(s, flags, max, &v) && v == want;
+}
+
+/* parse_u64 refuses s, and leaves the output alone */
+static int bad(const char *s, unsigned flags, uint64_t max)
+{
+	uint64_t v = 0xdeadbeef;
+
+	return parse_u64(s, flags, max, &v) && v == 0xdeadbeef;
+}
+
+static void numbers_decimal_and_hex(void)
+{
+	CHECK(ok("0", 0, UINT64_MAX, 0));
+	CHECK(ok("42", 0, UINT64_MAX, 42));
+	CHECK(ok("0x2a", 0, UINT64_MAX, 42));
+	CHECK(ok("0X2A", 0, UINT64_MAX, 42));
+	CHECK(ok("0xdeadBEEF", 0, UINT64_MAX, 0xdeadbeef));
+	CHECK(ok("0x0", 0, UINT64_MAX, 0));
+	CHECK(ok("0x00ff", 0, UINT64_MAX, 0xff));	/* hex may pad */
+	CHECK(ok("18446744073709551615", 0, UINT64_MAX, UINT64_MAX));
+	CHECK(ok("0xffffffffffffffff", 0, UINT64_MAX, UINT64_MAX));
+}
+
+static void numbers_refused(void)
+{
+	CHECK(bad("", 0, UINT64_MAX));
+	CHECK(bad("-1", 0, UINT64_MAX));
+	CHECK(bad("+1", 0, UINT64_MAX));
+	CHECK(bad(" 1", 0, UINT64_MAX));
+	CHECK(bad("1 ", 0, UINT64_MAX));
+	CHECK(bad("0x", 0, UINT64_MAX));
+	CHECK(bad("0xg", 0, UINT64_MAX));
+	CHECK(bad("12a", 0, UINT64_MAX));
+	CHECK(bad("1.5", 0, UINT64_MAX));
+	CHECK(bad("010", 0, UINT64_MAX));	/* ambiguous: octal? */
+	CHECK(bad("00", 0, UINT64_MAX));
+	CHECK(bad("x10", 0, UINT64_MAX));
+	CHECK(bad("4K", 0, UINT64_MAX));	/* no suffix without the flag */
+	CHECK(!strcmp(parse_u64("010", 0, 9, &(uint64_t){ 0 }),
+		      "leading zero (octal is not accepted; write it in decimal or 0x hex)"));
+	CHECK(!strcmp(parse_u64("-3", 0, 9, &(uint64_t){ 0 }), "negative"));
+}
+
+static void numbers_overflow_and_range(void)
+{
+	CHECK(bad("18446744073709551616", 0, UINT64_MAX));
+	CHECK(bad("99999999999999999999999", 0, UINT64_MAX));
+	CHECK(bad("0x10000000000000000", 0, UINT64_MAX));
+	CHECK(ok("255", 0, 255, 255));
+	CHECK(bad("256", 0, 255));
+	CHECK(bad("0x100", 0, 0xff));
+	CHECK(!strcmp(parse_u64("256", 0, 255, &(uint64_t){ 0 }), "too large"));
+}
+
+static void numbers_suffixes(void)
+{
+	CHECK(ok("4K", NUM_SUFFIX, UINT64_MAX, 4096));
+	CHECK(ok("4k", NUM_SUFFIX, UINT64_MAX, 4096));
+	CHECK(ok("1M", NUM_SUFFIX, UINT64_MAX, 1 << 20));
+	CHECK(ok("2G", NUM_SUFFIX, UINT64_MAX, 2ULL << 30));
+	CHECK(ok("0x10K", NUM_SUFFIX, UINT64_MAX, 16 << 10));
+	CHECK(ok("0K", NUM_SUFFIX, UINT64_MAX, 0));
+	CHECK(ok("17179869183G", NUM_SUFFIX, UINT64_MAX,
+		 17179869183ULL << 30));
+	CHECK(bad("17179869184G", NUM_SUFFIX, UINT64_MAX));	/* 2^64 */
+	CHECK(bad("K", NUM_SUFFIX, UINT64_MAX));
+	CHECK(bad("4KB", NUM_SUFFIX, UINT64_MAX));
+	CHECK(bad("4KiB", NUM_SUFFIX, UINT64_MAX));
+	CHECK(bad("4T", NUM_SUFFIX, UINT64_MAX));
+	CHECK(bad("4 K", NUM_SUFFIX, UINT64_MAX));
+	CHECK(bad("0xK", NUM_SUFFIX, UINT64_MAX));
+	CHECK(bad("8K", NUM_SUFFIX, 8191));	/* range after the suffix */
+}
+
+static int dur(const char *s, uint64_t want)
+{
+	uint64_t ns = 1;
+
+	return !parse_duration(s, &ns) && ns == want;
+}
+
+static int dur_bad(const char *s)
+{
+	uint64_t ns = 1;
+
+	return parse_duration(s, &ns) && ns == 1;
+}
+
+static void durations(void)
+{
+	CHECK(dur("0", 0));
+	CHECK(dur("2", 2000000000));
+	CHECK(dur("0.5", 500000000));
+	CHECK(dur("2s", 2000000000));
+	CHECK(dur("250ms", 250000000));
+	CHECK(dur("1.5ms", 1500000));
+	CHECK(dur("10us", 10000));
+	CHECK(dur("7ns", 7));
+	CHECK(dur("1m", 60000000000));
+	CHECK(dur("0.000000001", 1));
+	CHECK(dur("0.0000000019", 1));	/* finer than 1 ns is cut */
+	CHECK(dur_bad(""));
+	CHECK(dur_bad("-1"));
+	CHECK(dur_bad(".5"));
+	CHECK(dur_bad("1."));
+	CHECK(dur_bad("1h"));
+	CHECK(dur_bad("ms"));
+	CHECK(dur_bad("1 s"));
+	CHECK(dur_bad("99999999999999999999"));
+	CHECK(dur_bad("9999999999999m"));
+}
+
+static char *json_of(const char *s)
+{
+	static char buf[256];
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	json_string(f, s);
+	fclose(f);
+	return buf;
+}
+
+static void json_strings(void)
+{
+	CHECK(!strcmp(json_of("IIO dummy"), "\"IIO dummy\""));
+	CHECK(!strcmp(json_of("a\"b\\c"), "\"a\\\"b\\\\c\""));
+	CHECK(!strcmp(json_of("t\tn\n"), "\"t\\u0009n\\u000a\""));
+	CHECK(!strcmp(json_of(""), "\"\""));
+}
+
+static void string_copy(void)
+{
+	char buf[4];
+
+	copy_string(buf, sizeof(buf), "abcdef");
+	CHECK(!strcmp(buf, "abc"));
+	copy_string(buf, sizeof(buf), "ab");
+	CHECK(!strcmp(buf, "ab"));
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+} cases[] = {
+	{ "numbers_decimal_and_hex", numbers_decimal_and_hex },
+	{ "numbers_refused", numbers_refused },
+	{ "numbers_overflow_and_range", numbers_overflow_and_range },
+	{ "numbers_suffixes", numbers_suffixes },
+	{ "durations", durations },
+	{ "json_strings", json_strings },
+	{ "string_copy", string_copy },
+};
+
+int main(void)
+{
+	size_t i;
+	int failures = 0;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		failed_checks = 0;
+		case_name = cases[i].name;
+		cases[i].fn();
+		if (failed_checks) {
+			printf("FAIL host/units/%s: %s\n", case_name,
+			       first_failure);
+			failures++;
+		} else {
+			printf("PASS host/units/%s\n", case_name);
+		}
+	}
+	return failures ? 1 : 0;
+}
