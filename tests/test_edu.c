@@ -55,6 +55,17 @@ static uint32_t wait_event(int efd)
 	return event_read(efd);
 }
 
+/* the register page of the device opened by setup(), mapped read-write */
+static volatile uint32_t *map_registers(void)
+{
+	volatile uint32_t *regs;
+
+	regs = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	EXPECT(regs != MAP_FAILED);
+	EXPECT_EQ(regs[EDU_ID / 4], 0x010000ed);
+	return regs;
+}
+
 static void identification(void)
 {
 	setup(0);
@@ -144,9 +155,7 @@ static void factorial_by_mmap(void)
 	int efd;
 
 	setup(0);
-	regs = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	EXPECT(regs != MAP_FAILED);
-	EXPECT_EQ(regs[EDU_ID / 4], 0x010000ed);
+	regs = map_registers();
 	efd = MUST(open(iio_node(nr, "_event"), O_RDONLY));
 	before = read_num(iio_attr_path(nr, "event"));
 	regs[EDU_STATUS / 4] = EDU_STATUS_IRQFACT;
@@ -220,44 +229,22 @@ static void edu_reload(const char *params)
 		FAIL("reloading iio_edu.ko %s failed", params);
 }
 
-static void factorial_with_msi(void)
+/* the factorial of @n by interrupt, after reloading iio_edu with @params */
+static void factorial_after_reload(const char *params, const char *proof,
+				   uint32_t n, uint32_t expect)
 {
 	uint32_t before;
 	int efd;
 
-	edu_reload("msi=1");
+	edu_reload(params);
 	setup(0);
-	/* an MSI vector, not the INTx line of the PCI device */
-	EXPECT(shell("grep -q '^ *%llu:.*PCI-MSI.*edu' /proc/interrupts",
-		     read_num(iio_attr_path(nr, "irq"))) == 0);
+	EXPECT(shell(proof, read_num(iio_attr_path(nr, "irq"))) == 0);
 	efd = MUST(open(iio_node(nr, "_event"), O_RDONLY));
 	before = read_num(iio_attr_path(nr, "event"));
 	wr32(EDU_STATUS, EDU_STATUS_IRQFACT);
-	wr32(EDU_FACTORIAL, 6);
+	wr32(EDU_FACTORIAL, n);
 	EXPECT_EQ(wait_event(efd), before + 1);
-	EXPECT_EQ(rd32(EDU_FACTORIAL), 720);
-	wr32(EDU_STATUS, 0);
-	close(efd);
-	close(fd);
-	edu_reload("");
-}
-
-/* IIO_THREADED: the handler runs in an interrupt thread */
-static void factorial_with_threaded_handler(void)
-{
-	uint32_t before;
-	int efd;
-
-	edu_reload("msi=1 threaded=1");
-	setup(0);
-	EXPECT(shell("ps | grep -q '[i]rq/%llu-edu'",
-		     read_num(iio_attr_path(nr, "irq"))) == 0);
-	efd = MUST(open(iio_node(nr, "_event"), O_RDONLY));
-	before = read_num(iio_attr_path(nr, "event"));
-	wr32(EDU_STATUS, EDU_STATUS_IRQFACT);
-	wr32(EDU_FACTORIAL, 7);
-	EXPECT_EQ(wait_event(efd), before + 1);
-	EXPECT_EQ(rd32(EDU_FACTORIAL), 5040);
+	EXPECT_EQ(rd32(EDU_FACTORIAL), expect);
 	EXPECT_EQ(rd32(EDU_IRQ_STATUS), 0);
 	wr32(EDU_STATUS, 0);
 	close(efd);
@@ -265,36 +252,37 @@ static void factorial_with_threaded_handler(void)
 	edu_reload("");
 }
 
+/* an MSI vector, not the INTx line of the PCI device */
+static void factorial_with_msi(void)
+{
+	factorial_after_reload("msi=1",
+			       "grep -q '^ *%llu:.*PCI-MSI.*edu' /proc/interrupts",
+			       6, 720);
+}
+
+/* IIO_THREADED: the handler runs in an interrupt thread */
+static void factorial_with_threaded_handler(void)
+{
+	factorial_after_reload("msi=1 threaded=1", "ps | grep -q '[i]rq/%llu-edu'",
+			       7, 5040);
+}
+
 /* rmmod iio_edu with a blocked reader and a live mapping of the BAR */
 static void remove_while_in_use(void)
 {
 	volatile uint32_t *regs;
-	int status, efd;
-	pid_t reader, toucher;
+	pid_t reader;
+	int efd;
 
 	setup(0);
-	regs = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	EXPECT(regs != MAP_FAILED);
-	EXPECT_EQ(regs[EDU_ID / 4], 0x010000ed);
+	regs = map_registers();
 	efd = MUST(open(iio_node(nr, "_event"), O_RDONLY));
-	reader = fork();
-	if (!reader) {
-		uint32_t c;
-
-		_exit(read(efd, &c, 4) == -1 && errno == EIO ? 0 : 1);
-	}
+	reader = fork_blocked_reader(efd);
 	msleep(300);
 	EXPECT(shell("rmmod iio_edu") == 0);
-	waitpid(reader, &status, 0);
-	EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-	toucher = fork();
-	if (!toucher) {
-		(void)regs[EDU_ID / 4];
-		_exit(0);
-	}
-	waitpid(toucher, &status, 0);
-	EXPECT(WIFSIGNALED(status) && WTERMSIG(status) == SIGBUS);
-	EXPECT_ERRNO(pread(fd, &status, 4, 0), EIO);
+	expect_child_ok(reader);
+	expect_sigbus(regs, 0);
+	EXPECT_ERRNO(pread(fd, &efd, 4, 0), EIO);
 	munmap((void *)regs, 4096);
 	close(efd);
 	close(fd);

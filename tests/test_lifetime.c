@@ -46,16 +46,6 @@ static void wait_listeners(int n)
 	msleep(100);	/* let them block */
 }
 
-static void expect_child_ok(pid_t pid)
-{
-	int status;
-
-	waitpid(pid, &status, 0);
-	if (!WIFEXITED(status) || WEXITSTATUS(status))
-		FAIL("child: %s %d", WIFEXITED(status) ? "exit" : "signal",
-		     WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
-}
-
 /* 57c5f4df0a5a, 092561f06702: a reader blocked in read() at unregister */
 static void blocked_reader_gets_eio(void)
 {
@@ -164,8 +154,7 @@ static void calls_after_remove_fail(void)
 static void mapping_faults_after_remove(void)
 {
 	volatile unsigned char *p, *in;
-	int fd, fdi, status;
-	pid_t pid;
+	int fd, fdi;
 
 	setup();
 	fd = MUST(open(iio_node(nr, ""), O_RDWR));
@@ -178,21 +167,8 @@ static void mapping_faults_after_remove(void)
 	close(fd);	/* the mapping alone keeps the file */
 	remove_dummy();
 
-	pid = fork();
-	if (!pid) {
-		p[0] = 2;
-		_exit(0);
-	}
-	waitpid(pid, &status, 0);
-	EXPECT(WIFSIGNALED(status));
-	EXPECT_EQ(WTERMSIG(status), SIGBUS);
-	pid = fork();
-	if (!pid) {
-		(void)in[100];
-		_exit(0);
-	}
-	waitpid(pid, &status, 0);
-	EXPECT(WIFSIGNALED(status) && WTERMSIG(status) == SIGBUS);
+	expect_sigbus(p, 1);
+	expect_sigbus(in + 100, 0);
 	EXPECT_EQ(munmap((void *)p, 8192), 0);
 	EXPECT_EQ(munmap((void *)in, 4096), 0);
 	close(fdi);

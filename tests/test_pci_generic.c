@@ -314,11 +314,11 @@ static void beside_iio_edu_on_a_shared_line(void)
 /* unbind under a blocked reader and a live mapping, then bind again */
 static void unbind_bind_cycles_in_use(void)
 {
-	int cycle, nr, first = -1, status;
+	int cycle, nr, first = -1;
 
 	for (cycle = 0; cycle < 3; cycle++) {
 		volatile uint32_t *regs;
-		pid_t reader, toucher;
+		pid_t reader;
 		int efd;
 
 		bind(EDU_PCI);
@@ -329,23 +329,11 @@ static void unbind_bind_cycles_in_use(void)
 		regs = map_regs(nr);
 		EXPECT_EQ(regs[EDU_ID / 4], 0x010000ed);
 		efd = MUST(open(iio_node(nr, "_event"), O_RDONLY));
-		reader = fork();
-		if (!reader) {
-			uint32_t c;
-
-			_exit(read(efd, &c, 4) == -1 && errno == EIO ? 0 : 1);
-		}
+		reader = fork_blocked_reader(efd);
 		msleep(200);
 		unbind(EDU_PCI);
-		waitpid(reader, &status, 0);
-		EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-		toucher = fork();
-		if (!toucher) {
-			(void)regs[EDU_ID / 4];
-			_exit(0);
-		}
-		waitpid(toucher, &status, 0);
-		EXPECT(WIFSIGNALED(status) && WTERMSIG(status) == SIGBUS);
+		expect_child_ok(reader);
+		expect_sigbus(regs, 0);
 		munmap((void *)regs, 4096);
 		close(efd);
 	}

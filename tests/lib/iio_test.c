@@ -5,7 +5,9 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "iio_test.h"
@@ -141,4 +143,49 @@ uint32_t event_read(int fd)
 
 	EXPECT_EQ(read(fd, &count, sizeof(count)), sizeof(count));
 	return count;
+}
+
+pid_t fork_blocked_reader(int efd)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		FAIL("fork: %s", strerror(errno));
+	if (!pid) {
+		uint32_t c;
+
+		_exit(read(efd, &c, sizeof(c)) == -1 && errno == EIO ? 0 : 1);
+	}
+	return pid;
+}
+
+void expect_child_ok(pid_t pid)
+{
+	int status;
+
+	waitpid(pid, &status, 0);
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		FAIL("child: %s %d", WIFEXITED(status) ? "exit" : "signal",
+		     WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+}
+
+void expect_sigbus(volatile void *p, int write)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		FAIL("fork: %s", strerror(errno));
+	if (!pid) {
+		if (write)
+			*(volatile uint8_t *)p = 2;
+		else
+			(void)*(volatile uint8_t *)p;
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGBUS)
+		FAIL("touching the mapping: %s %d, want SIGBUS",
+		     WIFEXITED(status) ? "exit" : "signal",
+		     WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
 }

@@ -30,5 +30,11 @@ const char *dummy_attr(int index, const char *attr);
 void event_inject(int nr, uint32_t n);
 /* the count read() returns */
 uint32_t event_read(int fd);
+/* a child blocked in read() of @efd; it exits 0 when the read fails with EIO */
+pid_t fork_blocked_reader(int efd);
+/* the child @pid must exit with status 0 */
+void expect_child_ok(pid_t pid);
+/* a child reading (or with @write, writing) @p must be killed by SIGBUS */
+void expect_sigbus(volatile void *p, int write);
 
 #endif
