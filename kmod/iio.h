@@ -27,6 +27,9 @@
 #define IIO_IRQ_CYCLIC		(-1)	/* hrtimer at iio_device.freq */
 #define IIO_IRQ_ONESHOT		(-2)	/* hrtimer armed by iio_event_arm() */
 
+/* Longest write() to the event device; longer ones fail with EINVAL. */
+#define IIO_EVENT_WRITE_MAX	64
+
 /* Highest cyclic rate: a 10 us period, so a timer cannot starve a CPU. */
 #define IIO_MAX_FREQ		100000
 
@@ -72,7 +75,9 @@ struct iio_class_dev;
  *		%IRQ_HANDLED when the device interrupted (user space is then
  *		told), %IRQ_NONE otherwise.  Required for a real interrupt,
  *		optional for the timer modes (every tick is an event then)
- * @event_write: called for write() on the event device; optional
+ * @event_write: called for write() on the event device with the bytes
+ *		already copied into the kernel (at most %IIO_EVENT_WRITE_MAX);
+ *		returns @count or a negative errno; optional
  * @fops:	file operations of the region nodes; NULL selects the
  *		framework's.  A stub's own must use iio_open() and
  *		iio_release() and may wrap the other exported ones
@@ -98,8 +103,8 @@ struct iio_device {
 	enum iio_irq_type irq_type;
 	unsigned int freq;
 	irqreturn_t (*handler)(int irq, struct iio_device *idev);
-	ssize_t (*event_write)(struct iio_device *idev,
-			       const char __user *buf, size_t count);
+	ssize_t (*event_write)(struct iio_device *idev, const void *buf,
+			       size_t count);
 	const struct file_operations *fops;
 	void *priv;
 
@@ -124,8 +129,8 @@ static inline void iio_event_notify(struct iio_device *idev)
 
 int iio_event_set_freq(struct iio_device *idev, unsigned int freq);
 int iio_event_arm(struct iio_device *idev, ktime_t expires, bool absolute);
-ssize_t iio_event_write_oneshot(struct iio_device *idev,
-				const char __user *buf, size_t count);
+ssize_t iio_event_write_oneshot(struct iio_device *idev, const void *buf,
+				size_t count);
 
 /* The framework's file operations, for stubs that supply their own fops. */
 int iio_open(struct inode *inode, struct file *filp);

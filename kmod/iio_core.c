@@ -423,6 +423,7 @@ err_del_event_cdev:
 err_del_cdev:
 	cdev_del(&icd->cdev);
 err_put:
+	icd->info = NULL;
 	put_device(&icd->dev);
 	return ret;
 }

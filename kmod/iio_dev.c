@@ -410,82 +410,108 @@ ssize_t iio_write(struct file *filp, const char __user *buf, size_t count,
 }
 EXPORT_SYMBOL_GPL(iio_write);
 
-/* Only reached once the mapping was zapped by unregistration. */
+/* Does the page at @pgoff of the window exist?  Sets its region offset. */
+static bool iio_mmap_page(const struct iio_device *idev, unsigned int kind,
+			  unsigned long pgoff, unsigned long *start)
+{
+	unsigned long off, len;
+
+	if (iio_window(idev, kind, &off, &len) || !PAGE_ALIGNED(off) ||
+	    pgoff >= DIV_ROUND_UP(len, PAGE_SIZE))
+		return false;
+	*start = off + (pgoff << PAGE_SHIFT);
+	return true;
+}
+
+/*
+ * Pages are inserted here, on first touch, under info_lock: a mapping made
+ * while the device is being unregistered is linked into the shared
+ * address_space before it can fault, so unregistration's
+ * unmap_mapping_range() zaps every page that was ever inserted, and a
+ * fault after revocation gets SIGBUS.  A page zapped by MADV_DONTNEED is
+ * simply inserted again.
+ */
 static vm_fault_t iio_vm_fault(struct vm_fault *vmf)
 {
-	return VM_FAULT_SIGBUS;
+	struct vm_area_struct *vma = vmf->vma;
+	struct iio_class_dev *icd = vma->vm_file->private_data;
+	unsigned int kind = iio_file_kind(vma->vm_file);
+	struct iio_device *idev;
+	vm_fault_t ret = VM_FAULT_SIGBUS;
+	unsigned long start;
+
+	down_read(&icd->info_lock);
+	idev = icd->info;
+	if (!idev || !iio_mmap_page(idev, kind, vmf->pgoff, &start))
+		goto out;
+
+	if (idev->kernaddr) {
+		void *kaddr = idev->kernaddr + start;
+		struct page *page = is_vmalloc_addr(kaddr) ?
+			vmalloc_to_page(kaddr) : virt_to_page(kaddr);
+		int err = vm_insert_page(vma, vmf->address, page);
+
+		if (!err || err == -EBUSY)
+			ret = VM_FAULT_NOPAGE;
+		else if (err == -ENOMEM)
+			ret = VM_FAULT_OOM;
+	} else {
+		ret = vmf_insert_pfn_prot(vma, vmf->address,
+					  (idev->physaddr + start) >> PAGE_SHIFT,
+					  vma->vm_page_prot);
+	}
+out:
+	up_read(&icd->info_lock);
+	return ret;
 }
 
 static const struct vm_operations_struct iio_vm_ops = {
 	.fault = iio_vm_fault,
 };
 
-static int iio_mmap_kernel(struct vm_area_struct *vma, void *base)
-{
-	unsigned long uaddr;
-	int ret;
-
-	for (uaddr = vma->vm_start; uaddr < vma->vm_end; uaddr += PAGE_SIZE) {
-		void *kaddr = base + (uaddr - vma->vm_start);
-		struct page *page = is_vmalloc_addr(kaddr) ?
-			vmalloc_to_page(kaddr) : virt_to_page(kaddr);
-
-		ret = vm_insert_page(vma, uaddr, page);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
 /**
  * iio_mmap - map a region node's window
  * @filp: the file
  * @vma: the new mapping; vm_pgoff is the page offset in the window
  *
+ * Only checks and sets up the mapping; its pages are inserted by the
+ * fault handler, on first touch.
+ *
  * Return: 0; -EINVAL for a private mapping, an unaligned window or a
  * mapping beyond the window; -ENODEV for port regions and after
- * unregistration; or the error of the page table update.
+ * unregistration.
  */
 int iio_mmap(struct file *filp, struct vm_area_struct *vma)
 {
 	struct iio_class_dev *icd = filp->private_data;
 	unsigned long pages = vma_pages(vma);
-	unsigned long off, len, start;
+	unsigned int kind = iio_file_kind(filp);
+	unsigned long first, last;
 	struct iio_device *idev;
 	int ret;
-
-	if (!(vma->vm_flags & VM_MAYSHARE))
-		return -EINVAL;
 
 	down_read(&icd->info_lock);
 	idev = icd->info;
 	ret = -ENODEV;
-	if (!idev || (!idev->virtaddr && !idev->kernaddr))
-		goto out;
-	ret = iio_window(idev, iio_file_kind(filp), &off, &len);
-	if (ret)
+	if (!idev || (!idev->virtaddr && !idev->kernaddr) ||
+	    kind == IIO_MINOR_EVENT)
 		goto out;
 	ret = -EINVAL;
-	if (!PAGE_ALIGNED(off) ||
-	    vma->vm_pgoff >= DIV_ROUND_UP(len, PAGE_SIZE) ||
-	    pages > DIV_ROUND_UP(len, PAGE_SIZE) - vma->vm_pgoff)
+	if (!(vma->vm_flags & VM_MAYSHARE) ||
+	    !iio_mmap_page(idev, kind, vma->vm_pgoff, &first) ||
+	    !iio_mmap_page(idev, kind, vma->vm_pgoff + pages - 1, &last))
+		goto out;
+	if (idev->virtaddr && !PAGE_ALIGNED(idev->physaddr))
 		goto out;
 
-	start = off + (vma->vm_pgoff << PAGE_SHIFT);
+	ret = 0;
 	vma->vm_ops = &iio_vm_ops;
 	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP;
 	if (idev->kernaddr) {
-		ret = iio_mmap_kernel(vma, idev->kernaddr + start);
+		vma->vm_flags |= VM_MIXEDMAP;	/* vm_insert_page() in fault */
 	} else {
-		ret = -EINVAL;
-		if (!PAGE_ALIGNED(idev->physaddr))
-			goto out;
-		vma->vm_flags |= VM_IO;
+		vma->vm_flags |= VM_IO | VM_PFNMAP;
 		vma->vm_page_prot = pgprot_noncached(vma->vm_page_prot);
-		ret = io_remap_pfn_range(vma, vma->vm_start,
-					 (idev->physaddr + start) >> PAGE_SHIFT,
-					 vma->vm_end - vma->vm_start,
-					 vma->vm_page_prot);
 	}
 out:
 	up_read(&icd->info_lock);

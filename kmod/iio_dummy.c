@@ -40,7 +40,7 @@
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
-#include <linux/uaccess.h>
+#include <linux/string.h>
 #include <linux/vmalloc.h>
 
 #include "iio.h"
@@ -95,8 +95,8 @@ static irqreturn_t iio_dummy_handler(int irq, struct iio_device *idev)
 	return IRQ_HANDLED;
 }
 
-static ssize_t iio_dummy_event_write(struct iio_device *idev,
-				     const char __user *buf, size_t count)
+static ssize_t iio_dummy_event_write(struct iio_device *idev, const void *buf,
+				     size_t count)
 {
 	u32 n;
 
@@ -104,8 +104,7 @@ static ssize_t iio_dummy_event_write(struct iio_device *idev,
 		return iio_event_write_oneshot(idev, buf, count);
 	if (count != sizeof(n))
 		return -EINVAL;
-	if (copy_from_user(&n, buf, sizeof(n)))
-		return -EFAULT;
+	memcpy(&n, buf, sizeof(n));
 	if (!n)
 		return -EINVAL;
 	iio_event_add(idev, n);

@@ -25,7 +25,7 @@
 
 #include <linux/module.h>
 #include <linux/pci.h>
-#include <linux/uaccess.h>
+#include <linux/string.h>
 
 #include "iio.h"
 
@@ -52,15 +52,14 @@ static irqreturn_t iio_edu_handler(int irq, struct iio_device *idev)
 	return IRQ_HANDLED;
 }
 
-static ssize_t iio_edu_event_write(struct iio_device *idev,
-				   const char __user *buf, size_t count)
+static ssize_t iio_edu_event_write(struct iio_device *idev, const void *buf,
+				   size_t count)
 {
 	u32 val;
 
 	if (count != sizeof(val))
 		return -EINVAL;
-	if (copy_from_user(&val, buf, sizeof(val)))
-		return -EFAULT;
+	memcpy(&val, buf, sizeof(val));
 	if (!val)
 		return -EINVAL;
 	iowrite32(val, idev->virtaddr + EDU_REG_IRQ_RAISE);

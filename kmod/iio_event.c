@@ -30,7 +30,8 @@
  *  - poll() reports EPOLLIN | EPOLLRDNORM exactly when there is an unseen
  *    event, EPOLLERR for a device without an event source, and
  *    EPOLLERR | EPOLLHUP once the device is unregistered.
- *  - write() goes to the stub's event_write; EOPNOTSUPP if it has none.
+ *  - write() goes to the stub's event_write; EOPNOTSUPP if it has none,
+ *    EINVAL for more than IIO_EVENT_WRITE_MAX (64) bytes.
  *  - read() and write() on a device without an event source, or after
  *    unregistration (blocked readers wake up), fail with EIO.
  *  - O_ASYNC: SIGIO on every event (and POLL_HUP on unregistration).
@@ -67,6 +68,9 @@ bool iio_has_event_source(const struct iio_device *idev)
  * Adds @n to the device's event count, wakes its readers and pollers and
  * sends SIGIO to its O_ASYNC files.  Callable from any context, interrupt
  * handlers included; does nothing for a device that is not registered.
+ * The stub must not call it (nor iio_event_set_freq() or iio_event_arm())
+ * concurrently with its own iio_unregister_device(): stop its own event
+ * sources first.
  */
 void iio_event_add(struct iio_device *idev, u32 n)
 {
@@ -188,6 +192,8 @@ void iio_event_revoke(struct iio_class_dev *icd)
  * @idev: a registered device with irq %IIO_IRQ_CYCLIC
  * @freq: events per second, at most %IIO_MAX_FREQ; 0 stops the source
  *
+ * Context: process context; may sleep, so not from @idev's handler.
+ *
  * Return: 0, -EINVAL if @idev is not cyclic or @freq is too high, -ENODEV
  * if @idev is not registered.
  */
@@ -195,6 +201,7 @@ int iio_event_set_freq(struct iio_device *idev, unsigned int freq)
 {
 	struct iio_class_dev *icd = idev->icd;
 
+	might_sleep();
 	if (!icd)
 		return -ENODEV;
 	if (idev->irq != IIO_IRQ_CYCLIC || freq > IIO_MAX_FREQ)
@@ -219,6 +226,8 @@ EXPORT_SYMBOL_GPL(iio_event_set_freq);
  * The event fires once; arming again before that moves it.  A time in the
  * past fires at once.
  *
+ * Context: process context; may sleep, so not from @idev's handler.
+ *
  * Return: 0, -EINVAL if @idev is not one-shot or a relative @expires is
  * negative, -ENODEV if @idev is not registered.
  */
@@ -226,6 +235,7 @@ int iio_event_arm(struct iio_device *idev, ktime_t expires, bool absolute)
 {
 	struct iio_class_dev *icd = idev->icd;
 
+	might_sleep();
 	if (!icd)
 		return -ENODEV;
 	if (idev->irq != IIO_IRQ_ONESHOT || (!absolute && expires < 0))
@@ -243,25 +253,24 @@ EXPORT_SYMBOL_GPL(iio_event_arm);
 /**
  * iio_event_write_oneshot - event_write that arms a one-shot event
  * @idev: a registered device with irq %IIO_IRQ_ONESHOT
- * @buf: a struct iio_oneshot from user space
+ * @buf: a struct iio_oneshot, as written to the event device
  * @count: must be sizeof(struct iio_oneshot)
  *
  * A stub that lets user space schedule its one-shot events uses this as
  * its event_write, or calls it from its own.
  *
  * Return: @count, -EINVAL for a wrong size, unknown flags, a non-zero
- * reserved field or a negative relative time, -EFAULT.
+ * reserved field or a negative relative time.
  */
-ssize_t iio_event_write_oneshot(struct iio_device *idev,
-				const char __user *buf, size_t count)
+ssize_t iio_event_write_oneshot(struct iio_device *idev, const void *buf,
+				size_t count)
 {
 	struct iio_oneshot req;
 	int ret;
 
 	if (count != sizeof(req))
 		return -EINVAL;
-	if (copy_from_user(&req, buf, sizeof(req)))
-		return -EFAULT;
+	memcpy(&req, buf, sizeof(req));
 	if (req.flags & ~IIO_ONESHOT_ABS || req.reserved)
 		return -EINVAL;
 	ret = iio_event_arm(idev, ns_to_ktime(req.time_ns),
@@ -395,6 +404,18 @@ static ssize_t iio_event_write(struct file *filp, const char __user *buf,
 	struct iio_class_dev *icd = l->icd;
 	struct iio_device *idev;
 	ssize_t ret;
+	void *kbuf;
+
+	/*
+	 * Copy first: no user access under info_lock, which mmap() takes
+	 * under mmap_lock (and a fault on a stalled page must not block
+	 * unregistration).
+	 */
+	if (count > IIO_EVENT_WRITE_MAX)
+		return -EINVAL;
+	kbuf = memdup_user(buf, count);
+	if (IS_ERR(kbuf))
+		return PTR_ERR(kbuf);
 
 	down_read(&icd->info_lock);
 	idev = icd->info;
@@ -403,8 +424,9 @@ static ssize_t iio_event_write(struct file *filp, const char __user *buf,
 	else if (!idev->event_write)
 		ret = -EOPNOTSUPP;
 	else
-		ret = idev->event_write(idev, buf, count);
+		ret = idev->event_write(idev, kbuf, count);
 	up_read(&icd->info_lock);
+	kfree(kbuf);
 	return ret;
 }
 

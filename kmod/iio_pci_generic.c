@@ -35,7 +35,8 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/pci.h>
-#include <linux/uaccess.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
 
 #include "iio.h"
 
@@ -62,6 +63,9 @@ struct iio_pci_bar {
  * @nr_bars:	how many of @bars are registered
  * @use_msi:	interrupts come from an MSI vector
  * @irq_lock:	serialises the event device's mask and unmask
+ * @intx_lock:	protects @intx_masked against the handler
+ * @intx_masked: INTx only: masked by the handler or by user space; while
+ *		set, interrupts on the (shared) line are not ours
  * @irq_enabled: MSI only: the vector is enabled
  * @removing:	unbinding: the event device no longer masks or unmasks
  */
@@ -70,17 +74,31 @@ struct iio_pci_generic {
 	struct iio_pci_bar bars[PCI_STD_NUM_BARS];
 	int nr_bars;
 	bool use_msi;
-	struct mutex irq_lock;	/* protects irq_enabled, INTx mask */
+	struct mutex irq_lock;	/* protects irq_enabled, removing */
+	spinlock_t intx_lock;	/* protects intx_masked */
+	bool intx_masked;
 	bool irq_enabled;
 	bool removing;
 };
 
+/*
+ * pci_check_and_mask_intx() reports a pending interrupt even when INTx is
+ * already masked, so a masked device must not claim the shared line: an
+ * interrupt of another device there would count as ours.
+ */
 static irqreturn_t iio_pci_generic_intx(int irq, struct iio_device *idev)
 {
 	struct iio_pci_bar *bar = container_of(idev, struct iio_pci_bar, idev);
+	struct iio_pci_generic *gdev = bar->gdev;
+	irqreturn_t ret = IRQ_NONE;
 
-	return pci_check_and_mask_intx(bar->gdev->pdev) ? IRQ_HANDLED :
-							  IRQ_NONE;
+	spin_lock(&gdev->intx_lock);
+	if (!gdev->intx_masked && pci_check_and_mask_intx(gdev->pdev)) {
+		gdev->intx_masked = true;
+		ret = IRQ_HANDLED;
+	}
+	spin_unlock(&gdev->intx_lock);
+	return ret;
 }
 
 static irqreturn_t iio_pci_generic_msi(int irq, struct iio_device *idev)
@@ -89,8 +107,7 @@ static irqreturn_t iio_pci_generic_msi(int irq, struct iio_device *idev)
 }
 
 static ssize_t iio_pci_generic_event_write(struct iio_device *idev,
-					   const char __user *buf,
-					   size_t count)
+					   const void *buf, size_t count)
 {
 	struct iio_pci_bar *bar = container_of(idev, struct iio_pci_bar, idev);
 	struct iio_pci_generic *gdev = bar->gdev;
@@ -98,8 +115,7 @@ static ssize_t iio_pci_generic_event_write(struct iio_device *idev,
 
 	if (count != sizeof(val))
 		return -EINVAL;
-	if (copy_from_user(&val, buf, sizeof(val)))
-		return -EFAULT;
+	memcpy(&val, buf, sizeof(val));
 	if (val > 1)
 		return -EINVAL;
 
@@ -109,7 +125,12 @@ static ssize_t iio_pci_generic_event_write(struct iio_device *idev,
 		return -EIO;
 	}
 	if (!gdev->use_msi) {
+		unsigned long flags;
+
+		spin_lock_irqsave(&gdev->intx_lock, flags);
+		gdev->intx_masked = !val;
 		pci_intx(gdev->pdev, val);
+		spin_unlock_irqrestore(&gdev->intx_lock, flags);
 	} else if (gdev->irq_enabled != val) {
 		if (val)
 			enable_irq(idev->irq);
@@ -176,6 +197,7 @@ static int iio_pci_generic_probe(struct pci_dev *pdev,
 		return -ENOMEM;
 	gdev->pdev = pdev;
 	mutex_init(&gdev->irq_lock);
+	spin_lock_init(&gdev->intx_lock);
 
 	ret = pcim_enable_device(pdev);
 	if (ret)

@@ -240,6 +240,62 @@ static void open_races_unregister(void)
 	dummy_reload("");
 }
 
+/*
+ * mmap() racing with unregister: every mapping ever made of a removed
+ * device must fault, also one made while the device was going away.
+ */
+static void mmap_races_unregister(void)
+{
+	int fds[2], round, n = 0, i;
+	char ready;
+	pid_t pid;
+
+	setup();
+	MUST(pipe(fds));
+	pid = fork();
+	if (!pid) {
+		static volatile unsigned char *maps[4096];
+		char cmd;
+
+		close(fds[1]);
+		while (n < 4096) {
+			int fd = open(iio_node(nr, ""), O_RDWR);
+			volatile unsigned char *p;
+
+			if (fd < 0) {
+				struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
+
+				if (poll(&pfd, 1, 0) == 1)
+					break;	/* the parent is done */
+				continue;
+			}
+			p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED,
+				 fd, 0);
+			close(fd);
+			if (p == MAP_FAILED)
+				continue;
+			maps[n++] = p;
+		}
+		if (read(fds[0], &cmd, 1) != 1)
+			_exit(3);
+		/* every device they belong to is gone now */
+		for (i = 0; i < n; i++)
+			expect_sigbus(maps[i], i % 2);
+		_exit(0);
+	}
+	close(fds[0]);
+	for (round = 0; round < 10; round++) {
+		msleep(30);
+		dummy_reload("freq=0");
+	}
+	remove_dummy();
+	ready = 1;
+	EXPECT_EQ(write(fds[1], &ready, 1), 1);
+	expect_child_ok(pid);
+	close(fds[1]);
+	dummy_reload("");
+}
+
 /* a long read() in progress when the region goes away */
 static void read_in_progress_at_remove(void)
 {
@@ -292,6 +348,7 @@ static const struct check_case cases[] = {
 	CASE(number_reused_after_last_close),
 	CASE_T(open_races_unregister, 120),
 	CASE_T(read_in_progress_at_remove, 60),
+	CASE_T(mmap_races_unregister, 120),
 	CASE_T(iio_module_reload, 90),
 };
 CHECK_MAIN(cases)

@@ -149,6 +149,25 @@ static void mapping_survives_close_and_fork(void)
 	close(fd);
 }
 
+/* a page dropped by MADV_DONTNEED comes back on the next touch */
+static void madv_dontneed_refaults(void)
+{
+	volatile unsigned char *p;
+	int fd;
+
+	setup();
+	fd = MUST(open(iio_node(nr, ""), O_RDWR));
+	p = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	EXPECT(p != MAP_FAILED);
+	p[0x10] = 0x3c;
+	p[WIN + 0x10] = 0xc3;
+	MUST(madvise((void *)p, SIZE, MADV_DONTNEED));
+	EXPECT_EQ(p[0x10], 0x3c);
+	EXPECT_EQ(p[WIN + 0x10], 0xc3);
+	munmap((void *)p, SIZE);
+	close(fd);
+}
+
 static const struct check_case cases[] = {
 	CASE(map_whole_region),
 	CASE(map_windows),
@@ -157,5 +176,6 @@ static const struct check_case cases[] = {
 	CASE(private_mapping_refused),
 	CASE(event_node_not_mappable),
 	CASE(mapping_survives_close_and_fork),
+	CASE(madv_dontneed_refaults),
 };
 CHECK_MAIN(cases)

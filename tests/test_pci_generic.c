@@ -295,12 +295,17 @@ static void beside_iio_edu_on_a_shared_line(void)
 
 	gregs[EDU_IRQ_RAISE / 4] = 0x1;
 	wait_event(gfd, gbefore + 1);
-	gregs[EDU_IRQ_ACK / 4] = gregs[EDU_IRQ_STATUS / 4];
-	unmask(gfd);
 	no_event(efd, 200);
 
+	/*
+	 * The generic edu is masked and still pending (not acknowledged):
+	 * the iio edu's interrupt on the shared line is not its event.
+	 */
 	eregs[EDU_IRQ_RAISE / 4] = 0x1;	/* iio_edu acknowledges itself */
 	wait_event(efd, ebefore + 1);
+	no_event(gfd, 200);
+	gregs[EDU_IRQ_ACK / 4] = gregs[EDU_IRQ_STATUS / 4];
+	unmask(gfd);
 	no_event(gfd, 200);
 	EXPECT_EQ(read_num(iio_attr_path(gnr, "event")), gbefore + 1);
 	EXPECT_EQ(read_num(iio_attr_path(enr, "event")), ebefore + 1);
