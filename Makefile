@@ -21,15 +21,18 @@ TEST_LIB := tests/lib/check.c tests/lib/iio_test.c
 TEST_HDRS := tests/lib/check.h tests/lib/iio_test.h kmod/iio_uapi.h
 TEST_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 
-.PHONY: all deps modules tests cli kernel initramfs check demo clean
+.PHONY: all deps modules tests cli man kernel initramfs check demo clean
 
-all: modules tests cli kernel initramfs
+all: modules tests cli kernel initramfs man
 
 # cli/cli.mk: the iioctl build (target cli; the static guest binary goes
 # to build/guest-bin/, which qemu/mkinitramfs puts on the guest's PATH),
 # its host tests (tests/host/run) and golden-update.
 -include cli/cli.mk
 cli: deps
+# man/man.mk: the manual pages (scdoc) into build/man/; man/lint checks them.
+-include man/man.mk
+man: deps
 
 deps:
 	@missing=$$(for p in $(DEB_PACKAGES); do \

@@ -1,0 +1,31 @@
+# man/man.mk - the manual pages: build/man/NAME.SECTION from man/NAME.SECTION.scd
+#
+#   make man          every page (scdoc)
+#   man/lint          render and lint them (run from the top; after make man)
+#   make clean-man
+#
+# Self-contained: `make -f man/man.mk man` works from the top folder, and the
+# top-level Makefile includes it (`-include man/man.mk`).  The page date is
+# the last commit's (SOURCE_DATE_EPOCH), so a build is reproducible.
+
+# scdoc builds the pages; mandoc, groff and man-db are what man/lint uses.
+DEB_PACKAGES += scdoc mandoc groff-base man-db
+
+BUILD ?= build
+MAN_SRCS := $(wildcard man/*.scd)
+MAN_PAGES := $(patsubst man/%.scd,$(BUILD)/man/%,$(MAN_SRCS))
+MAN_DATE := $(shell git log -1 --format=%ct 2>/dev/null)
+
+.PHONY: man clean-man
+
+man: $(MAN_PAGES)
+
+$(BUILD)/man/%: man/%.scd
+	@mkdir -p $(@D)
+	$(if $(MAN_DATE),SOURCE_DATE_EPOCH=$(MAN_DATE) )scdoc < $< > $@.tmp
+	@mv $@.tmp $@
+
+clean-man:
+	rm -rf $(BUILD)/man
+
+clean: clean-man
