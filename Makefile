@@ -33,6 +33,15 @@ cli: deps
 # man/man.mk: the manual pages (scdoc) into build/man/; man/lint checks them.
 -include man/man.mk
 man: deps
+# completions/completions.mk: the shell completions (bash, zsh, fish) and
+# their test's packages.
+-include completions/completions.mk
+# bench/bench.mk: make bench, one guest boot, ours against the peers.
+-include bench/bench.mk
+# tests/fuzz/fuzz.mk: make fuzz, libFuzzer harnesses of the tool's parsers.
+-include tests/fuzz/fuzz.mk
+# tests/stress/stress.mk: make stress, the long guest stress and syscall fuzz.
+-include tests/stress/stress.mk
 
 deps:
 	@missing=$$(for p in $(DEB_PACKAGES); do \
