@@ -4,12 +4,15 @@
 #   make check    every test; ends with "N passed, N failed"
 #   make demo     boots the guest and shows the framework at work
 #   make deps     installs the Debian packages the project needs (as root)
+#   make install  iioctl, the man pages and the completions, into
+#                 $(DESTDIR)$(PREFIX) (PREFIX=/usr/local); make uninstall
+#   make modules_install   the modules for KVER or KDIR (see kmod/Makefile)
 #   make clean
 
 # Debian packages the build and the tests need; `make deps` installs the
 # missing ones, and every other target runs it first.
 DEB_PACKAGES := gcc make libc6-dev linux-headers-amd64 qemu-system-x86 \
-	busybox-static cpio kmod python3 perl xz-utils
+	busybox-static cpio kmod python3 perl xz-utils dkms
 
 BUILD := build
 CC := gcc
@@ -21,7 +24,8 @@ TEST_LIB := tests/lib/check.c tests/lib/iio_test.c
 TEST_HDRS := tests/lib/check.h tests/lib/iio_test.h kmod/iio_uapi.h
 TEST_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 
-.PHONY: all deps modules tests cli man kernel initramfs check demo clean
+.PHONY: all deps modules tests cli man kernel initramfs check demo clean \
+	install uninstall modules_install
 
 all: modules tests cli kernel initramfs man
 
@@ -75,6 +79,44 @@ check: all
 
 demo: all
 	qemu/run -- /demo/dummy.sh
+
+# Where the ecosystem looks: man-db's sections under share/man,
+# bash-completion's completionsdir, zsh's site-functions, fish's
+# vendor_completions.d (Debian's packages use /usr and vendor-completions
+# for zsh; override ZSH_COMPLETION_DIR for that).
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+BASH_COMPLETION_DIR ?= $(PREFIX)/share/bash-completion/completions
+ZSH_COMPLETION_DIR ?= $(PREFIX)/share/zsh/site-functions
+FISH_COMPLETION_DIR ?= $(PREFIX)/share/fish/vendor_completions.d
+# name:directory of every installed file but the man pages
+INSTALL_FILES = $(BUILD)/guest-bin/iioctl:$(BINDIR)/iioctl \
+	completions/iioctl.bash:$(BASH_COMPLETION_DIR)/iioctl \
+	completions/_iioctl:$(ZSH_COMPLETION_DIR)/_iioctl \
+	completions/iioctl.fish:$(FISH_COMPLETION_DIR)/iioctl.fish
+
+# The static iioctl (the guest's) is the release build.
+install: cli man
+	@set -e; for f in $(INSTALL_FILES); do \
+		src=$${f%%:*} dst=$(DESTDIR)$${f#*:}; \
+		mode=0644; [ "$$src" != $(BUILD)/guest-bin/iioctl ] || mode=0755; \
+		echo "install $$dst"; install -D -m $$mode "$$src" "$$dst"; \
+	done
+	@set -e; for page in $(MAN_PAGES); do \
+		sec=$${page##*.}; dst=$(DESTDIR)$(MANDIR)/man$$sec/$${page##*/}; \
+		echo "install $$dst"; install -D -m 0644 "$$page" "$$dst"; \
+	done
+
+uninstall:
+	@for f in $(INSTALL_FILES); do rm -fv "$(DESTDIR)$${f#*:}"; done
+	@for page in $(MAN_PAGES); do \
+		sec=$${page##*.}; rm -fv "$(DESTDIR)$(MANDIR)/man$$sec/$${page##*/}"; \
+	done
+
+modules_install: deps
+	$(MAKE) -C kmod modules_install
 
 clean:
 	$(MAKE) -C kmod clean
