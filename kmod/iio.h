@@ -33,6 +33,10 @@
 /* Highest cyclic rate: a 10 us period, so a timer cannot starve a CPU. */
 #define IIO_MAX_FREQ		100000
 
+/* DMA buffers of one device (sysfs dma0 ... dma3), and the largest one. */
+#define IIO_DMA_MAX		4
+#define IIO_DMA_MAX_SIZE	(4UL << 20)
+
 /**
  * enum iio_irq_type - how the handler of a real interrupt runs
  * @IIO_EVENT:		in hard interrupt context (request_irq())
@@ -82,6 +86,16 @@ struct iio_class_dev;
  *		framework's.  A stub's own must use iio_open() and
  *		iio_release() and may wrap the other exported ones
  * @priv:	stub private data
+ * @dma_dev:	the device that does DMA (its PCI function) when the stub
+ *		wants DMA buffers; its DMA mask must be set
+ * @dma_size:	size of each coherent DMA buffer the framework allocates on
+ *		@dma_dev at registration (rounded up to pages, at most
+ *		%IIO_DMA_MAX_SIZE; 0: none, and the first 0 ends the list).
+ *		User space finds buffer K in sysfs as dmaK/ under the device
+ *		(size, bus_addr) and reads, writes and maps dmaK/buffer.  The
+ *		stub must stop the device's DMA (pci_clear_master()) before
+ *		iio_unregister_device(); the memory is freed after that, once
+ *		every user is gone
  * @icd:	framework internal; set by iio_register_device()
  *
  * If both @virtaddr and @kernaddr are NULL, the region is a range of I/O
@@ -107,6 +121,8 @@ struct iio_device {
 			       size_t count);
 	const struct file_operations *fops;
 	void *priv;
+	struct device *dma_dev;
+	size_t dma_size[IIO_DMA_MAX];
 
 	struct iio_class_dev *icd;
 };

@@ -318,7 +318,7 @@ static int iio_validate(const struct iio_device *idev)
 		return -EINVAL;
 	if (idev->irq < IIO_IRQ_ONESHOT)
 		return -EINVAL;
-	return 0;
+	return iio_dma_validate(idev);
 }
 
 /**
@@ -328,12 +328,14 @@ static int iio_validate(const struct iio_device *idev)
  *	until iio_unregister_device() returns
  *
  * Creates /sys/class/iio/iioN, /dev/iioN, /dev/iioN_in and /dev/iioN_out
- * (where those windows exist) and /dev/iioN_event, and starts the event
- * source (requests the interrupt, or starts the cyclic timer).
+ * (where those windows exist) and /dev/iioN_event, allocates the DMA
+ * buffers of @idev->dma_size (/sys/class/iio/iioN/dmaK/), and starts the
+ * event source (requests the interrupt, or starts the cyclic timer).
  *
  * Return: the device number N (>= 0), or a negative errno: -EINVAL for an
- * inconsistent @idev, -ENOSPC when all numbers are in use, or the error of
- * request_irq() or of the driver core.
+ * inconsistent @idev, -ENOSPC when all numbers are in use, -ENOMEM when a
+ * DMA buffer cannot be allocated, or the error of request_irq() or of the
+ * driver core.
  */
 int iio_register_device(struct device *parent, struct iio_device *idev)
 {
@@ -403,18 +405,24 @@ int iio_register_device(struct device *parent, struct iio_device *idev)
 	if (ret)
 		goto err_del_dev;
 
+	ret = iio_dma_add_all(icd, idev);
+	if (ret)
+		goto err_del_nodes;
+
 	idev->icd = icd;
 	ret = iio_event_start(icd, idev);
 	if (ret)
-		goto err_del_nodes;
+		goto err_del_dma;
 
 	mutex_lock(&iio_lock);
 	idr_replace(&iio_idr, icd, icd->nr);
 	mutex_unlock(&iio_lock);
 	return icd->nr;
 
-err_del_nodes:
+err_del_dma:
 	idev->icd = NULL;
+	iio_dma_del_all(icd);
+err_del_nodes:
 	iio_nodes_del(icd);
 err_del_dev:
 	device_del(&icd->dev);
@@ -438,7 +446,9 @@ EXPORT_SYMBOL_GPL(iio_register_device);
  * stub may free them.  Files that are still open keep working as far as
  * closing them: blocked readers and pollers wake with EIO, later reads,
  * writes and seeks fail with EIO, mmap() with ENODEV, and every user
- * mapping of the region is zapped (touching it raises SIGBUS).  The
+ * mapping of the region is zapped (touching it raises SIGBUS).  The DMA
+ * buffers' files are removed the same way (their mappings zapped, open
+ * files ENODEV), and the memory is freed once nothing refers to it.  The
  * number is reused only after the last open file is closed.
  */
 void iio_unregister_device(struct iio_device *idev)
@@ -460,6 +470,7 @@ void iio_unregister_device(struct iio_device *idev)
 	iio_event_revoke(icd);
 	unmap_mapping_range(icd->inode->i_mapping, 0, 0, 1);
 
+	iio_dma_del_all(icd);
 	iio_nodes_del(icd);
 	cdev_del(&icd->event_cdev);
 	cdev_del(&icd->cdev);

@@ -19,12 +19,22 @@
  *
  * Event device write: a native-endian 32-bit value, not 0, is written to
  * the raise register (0x60), so the device interrupts for real.
+ *
+ * DMA: one coherent buffer of dma_size bytes (default 64 KiB, 0 for
+ * none), /sys/class/iio/iioN/dma0/ (see iio_dma.c).  edu's engine copies
+ * between its own 4 KiB at 0x40000 and a bus address: 0x80 source, 0x88
+ * destination, 0x90 count, 0x98 command (bit 0 start, bit 1 direction,
+ * 1 = edu to RAM, bit 2 interrupt 0x100 on completion), all set from user
+ * space with the buffer's bus_addr.  edu drives 28 address bits, which is
+ * the DMA mask.  Bus mastering is cleared before the buffer goes away.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/dma-mapping.h>
 #include <linux/module.h>
 #include <linux/pci.h>
+#include <linux/sizes.h>
 #include <linux/string.h>
 
 #include "iio.h"
@@ -33,10 +43,15 @@
 #define EDU_REG_IRQ_STATUS	0x24
 #define EDU_REG_IRQ_RAISE	0x60
 #define EDU_REG_IRQ_ACK		0x64
+#define EDU_DMA_BITS		28
 
 static bool msi;
 module_param(msi, bool, 0444);
 MODULE_PARM_DESC(msi, "use an MSI vector instead of INTx (default no)");
+
+static unsigned int dma_size = SZ_64K;
+module_param(dma_size, uint, 0444);
+MODULE_PARM_DESC(dma_size, "bytes of the DMA buffer, rounded up to pages, at most 4 MiB; 0: none (default 64 KiB)");
 
 static bool threaded;
 module_param(threaded, bool, 0444);
@@ -81,6 +96,12 @@ static int iio_edu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ret = pcim_iomap_regions(pdev, BIT(EDU_BAR), KBUILD_MODNAME);
 	if (ret)
 		return ret;
+	if (dma_size) {
+		ret = dma_set_mask_and_coherent(&pdev->dev,
+						DMA_BIT_MASK(EDU_DMA_BITS));
+		if (ret)
+			return ret;
+	}
 	pci_set_master(pdev);
 
 	ret = pci_alloc_irq_vectors(pdev, 1, 1,
@@ -99,6 +120,10 @@ static int iio_edu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	idev->irq_type = threaded ? IIO_THREADED : IIO_EVENT;
 	idev->handler = iio_edu_handler;
 	idev->event_write = iio_edu_event_write;
+	if (dma_size) {
+		idev->dma_dev = &pdev->dev;
+		idev->dma_size[0] = dma_size;
+	}
 	pci_set_drvdata(pdev, idev);
 
 	ret = iio_register_device(&pdev->dev, idev);
@@ -113,6 +138,8 @@ err_free_vectors:
 
 static void iio_edu_remove(struct pci_dev *pdev)
 {
+	/* no DMA into the buffer once the framework may free it */
+	pci_clear_master(pdev);
 	iio_unregister_device(pci_get_drvdata(pdev));
 	pci_free_irq_vectors(pdev);
 }

@@ -40,6 +40,7 @@
  * @timer_lock:	serialises changes of @period and arming of @timer
  * @stopped:	the event source was stopped for good (unregistration)
  * @irq_requested: a real interrupt was requested
+ * @dma:	the DMA buffers, children of @dev; NULL where absent
  */
 struct iio_class_dev {
 	struct device dev;
@@ -62,6 +63,7 @@ struct iio_class_dev {
 	struct mutex timer_lock;	/* protects period, timer */
 	bool stopped;
 	bool irq_requested;
+	struct iio_dma_buffer *dma[IIO_DMA_MAX];
 };
 
 #define to_iio_class_dev(d) container_of(d, struct iio_class_dev, dev)
@@ -74,6 +76,12 @@ void iio_class_dev_put(struct iio_class_dev *icd);
 extern const struct file_operations iio_fops;
 int iio_window(const struct iio_device *idev, unsigned int kind,
 	       unsigned long *offset, unsigned long *len);
+
+/* iio_dma.c */
+struct iio_dma_buffer;
+int iio_dma_validate(const struct iio_device *idev);
+int iio_dma_add_all(struct iio_class_dev *icd, struct iio_device *idev);
+void iio_dma_del_all(struct iio_class_dev *icd);
 
 /* iio_event.c */
 extern const struct file_operations iio_event_fops;

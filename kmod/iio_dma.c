@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * iio_dma.c - coherent DMA buffers that user space reads, writes and maps
+ *
+ * Not in the 2006 RFC: a user-space PCI driver needs memory its device
+ * can reach by DMA and whose bus address it knows.  A stub asks for up to
+ * IIO_DMA_MAX buffers (iio_device.dma_dev, .dma_size); each is allocated
+ * with dma_alloc_coherent() at registration and appears as a class-less
+ * child device of /sys/class/iio/iioN:
+ *
+ *   dmaK/size      bytes, hex ("0x10000")
+ *   dmaK/bus_addr  the address the device uses, hex
+ *   dmaK/buffer    the memory: read, write (any size and offset) and
+ *                  mmap (MAP_SHARED, from offset 0 up to size), mode 0600
+ *
+ * There is no IOMMU between the device and the memory as far as the
+ * framework knows: user space can program the device with any bus
+ * address, so only root may use these files (and the region nodes).
+ *
+ * Lifetime: the buffer is a struct device whose release function frees
+ * the memory.  Unregistration deletes it first: sysfs (kernfs) waits for
+ * every read, write and mmap in progress, then zaps every user mapping
+ * of dmaK/buffer, so a later touch raises SIGBUS and open files get
+ * ENODEV; the last put_device() frees the memory.  Nothing of the
+ * buffer is reachable from user space once it is freed.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/device.h>
+#include <linux/dma-mapping.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/sysfs.h>
+
+#include "iio_internal.h"
+
+/**
+ * struct iio_dma_buffer - one coherent buffer, /sys/class/iio/iioN/dmaK
+ * @dev:	child of the class device; its release frees the buffer
+ * @dma_dev:	the device that allocated it (a reference is held)
+ * @cpu_addr:	kernel address of the buffer
+ * @bus_addr:	the device's address of the buffer
+ * @size:	length in bytes, a multiple of PAGE_SIZE
+ * @data:	the dmaK/buffer file
+ * @bin_attrs:	@data and the terminating NULL
+ * @group:	the group holding @bin_attrs, for @groups
+ * @groups:	@group and iio_dma_group, the device's sysfs groups
+ */
+struct iio_dma_buffer {
+	struct device dev;
+	struct device *dma_dev;
+	void *cpu_addr;
+	dma_addr_t bus_addr;
+	size_t size;
+	struct bin_attribute data;
+	struct bin_attribute *bin_attrs[2];
+	struct attribute_group group;
+	const struct attribute_group *groups[3];
+};
+
+#define to_iio_dma_buffer(d) container_of(d, struct iio_dma_buffer, dev)
+
+static ssize_t size_show(struct device *dev, struct device_attribute *attr,
+			 char *buf)
+{
+	return sysfs_emit(buf, "0x%zx\n", to_iio_dma_buffer(dev)->size);
+}
+static DEVICE_ATTR_RO(size);
+
+static ssize_t bus_addr_show(struct device *dev, struct device_attribute *attr,
+			     char *buf)
+{
+	return sysfs_emit(buf, "0x%llx\n",
+			  (unsigned long long)to_iio_dma_buffer(dev)->bus_addr);
+}
+static DEVICE_ATTR_RO(bus_addr);
+
+static struct attribute *iio_dma_attrs[] = {
+	&dev_attr_size.attr,
+	&dev_attr_bus_addr.attr,
+	NULL,
+};
+
+static const struct attribute_group iio_dma_group = {
+	.attrs = iio_dma_attrs,
+};
+
+/*
+ * sysfs calls the three below with an active reference on the file, and
+ * the buffer's device is deleted (which waits for them) before its memory
+ * can be freed.  sysfs has already clamped @off and @count to the size.
+ */
+static ssize_t iio_dma_read(struct file *file, struct kobject *kobj,
+			    struct bin_attribute *attr, char *buf,
+			    loff_t off, size_t count)
+{
+	struct iio_dma_buffer *buffer = attr->private;
+
+	memcpy(buf, buffer->cpu_addr + off, count);
+	return count;
+}
+
+static ssize_t iio_dma_write(struct file *file, struct kobject *kobj,
+			     struct bin_attribute *attr, char *buf,
+			     loff_t off, size_t count)
+{
+	struct iio_dma_buffer *buffer = attr->private;
+
+	memcpy(buffer->cpu_addr + off, buf, count);
+	return count;
+}
+
+static int iio_dma_mmap(struct file *file, struct kobject *kobj,
+			struct bin_attribute *attr, struct vm_area_struct *vma)
+{
+	struct iio_dma_buffer *buffer = attr->private;
+	unsigned long pages = vma_pages(vma);
+
+	if (!(vma->vm_flags & VM_SHARED))
+		return -EINVAL;
+	if (vma->vm_pgoff >= buffer->size >> PAGE_SHIFT ||
+	    pages > (buffer->size >> PAGE_SHIFT) - vma->vm_pgoff)
+		return -EINVAL;
+	return dma_mmap_coherent(buffer->dma_dev, vma, buffer->cpu_addr,
+				 buffer->bus_addr, buffer->size);
+}
+
+static void iio_dma_release(struct device *dev)
+{
+	struct iio_dma_buffer *buffer = to_iio_dma_buffer(dev);
+
+	if (buffer->cpu_addr)
+		dma_free_coherent(buffer->dma_dev, buffer->size,
+				  buffer->cpu_addr, buffer->bus_addr);
+	put_device(buffer->dma_dev);
+	kfree(buffer);
+}
+
+/**
+ * iio_dma_validate - check the DMA buffers an iio_device asks for
+ * @idev: the stub's description
+ *
+ * Return: 0, or -EINVAL when a size is over %IIO_DMA_MAX_SIZE, a size
+ * follows a 0, or sizes are given without @idev->dma_dev.
+ */
+int iio_dma_validate(const struct iio_device *idev)
+{
+	bool ended = false;
+	int i;
+
+	for (i = 0; i < IIO_DMA_MAX; i++) {
+		size_t size = idev->dma_size[i];
+
+		if (!size) {
+			ended = true;
+			continue;
+		}
+		if (ended || !idev->dma_dev || size > IIO_DMA_MAX_SIZE)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static int iio_dma_add(struct iio_class_dev *icd, struct device *dma_dev,
+		       unsigned int index, size_t size)
+{
+	struct iio_dma_buffer *buffer;
+	int ret;
+
+	buffer = kzalloc(sizeof(*buffer), GFP_KERNEL);
+	if (!buffer)
+		return -ENOMEM;
+
+	device_initialize(&buffer->dev);
+	buffer->dev.parent = &icd->dev;
+	buffer->dev.release = iio_dma_release;
+	buffer->dma_dev = get_device(dma_dev);
+	buffer->size = PAGE_ALIGN(size);
+	ret = dev_set_name(&buffer->dev, "dma%u", index);
+	if (ret)
+		goto err_put;
+
+	buffer->cpu_addr = dma_alloc_coherent(dma_dev, buffer->size,
+					      &buffer->bus_addr, GFP_KERNEL);
+	if (!buffer->cpu_addr) {
+		ret = -ENOMEM;
+		goto err_put;
+	}
+
+	sysfs_bin_attr_init(&buffer->data);
+	buffer->data.attr.name = "buffer";
+	buffer->data.attr.mode = 0600;
+	buffer->data.size = buffer->size;
+	buffer->data.read = iio_dma_read;
+	buffer->data.write = iio_dma_write;
+	buffer->data.mmap = iio_dma_mmap;
+	buffer->data.private = buffer;
+	buffer->bin_attrs[0] = &buffer->data;
+	buffer->group.bin_attrs = buffer->bin_attrs;
+	buffer->groups[0] = &iio_dma_group;
+	buffer->groups[1] = &buffer->group;
+	buffer->dev.groups = buffer->groups;
+
+	ret = device_add(&buffer->dev);
+	if (ret)
+		goto err_put;
+	icd->dma[index] = buffer;
+	return 0;
+
+err_put:
+	put_device(&buffer->dev);
+	return ret;
+}
+
+/**
+ * iio_dma_add_all - allocate and publish the buffers @idev asks for
+ * @icd: the registered class device (already added)
+ * @idev: the stub's description, validated by iio_dma_validate()
+ *
+ * Return: 0, or a negative errno after deleting the buffers added so far.
+ */
+int iio_dma_add_all(struct iio_class_dev *icd, struct iio_device *idev)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < IIO_DMA_MAX && idev->dma_size[i]; i++) {
+		ret = iio_dma_add(icd, idev->dma_dev, i, idev->dma_size[i]);
+		if (ret) {
+			iio_dma_del_all(icd);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/**
+ * iio_dma_del_all - unpublish the buffers of @icd
+ * @icd: the class device being unregistered
+ *
+ * Waits for the file operations in progress on every dmaK/buffer and zaps
+ * its user mappings (sysfs does both when the file is removed); each
+ * buffer is freed when its last reference goes.
+ */
+void iio_dma_del_all(struct iio_class_dev *icd)
+{
+	int i;
+
+	for (i = IIO_DMA_MAX - 1; i >= 0; i--) {
+		if (icd->dma[i])
+			device_unregister(&icd->dma[i]->dev);
+		icd->dma[i] = NULL;
+	}
+}
