@@ -1,7 +1,9 @@
 # man/man.mk - the manual pages: build/man/NAME.SECTION from man/NAME.SECTION.scd
 #
 #   make man          every page (scdoc)
-#   man/lint          render and lint them (run from the top; after make man)
+#   man/lint          render and lint them (run from the top; after make man),
+#                     and check iioctl(1) against iioctl's --help (after
+#                     make cli)
 #   make clean-man
 #
 # Self-contained: `make -f man/man.mk man` works from the top folder, and the

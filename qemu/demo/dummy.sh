@@ -64,6 +64,26 @@ printf '\001\000\000\000' >&3
 exec 3<&-
 echo 0000:00:13.0 > /sys/bus/pci/drivers/iio_pci_generic/unbind
 
+say "edu's DMA engine driven from user space: a buffer of iio_edu, into edu and back"
+d=/sys/class/iio/iio1/dma0
+b=$(cat $d/bus_addr)
+echo "dma0: $(cat $d/size) bytes at bus address $b"
+printf 'DMA through user space, %s' "$(date)" > /tmp/pattern
+len=$(wc -c < /tmp/pattern)
+cat /tmp/pattern > $d/buffer
+exec 3< /dev/iio1_event
+iioctl poke iio1 0x80 "$b" -w 8			# source: the buffer
+iioctl poke iio1 0x88 0x40000 -w 8		# destination: edu's memory
+iioctl poke iio1 0x90 "$len" -w 8		# count
+iioctl poke iio1 0x98 5 -w 8			# start, interrupt when done
+dd bs=4 count=1 <&3 2>/dev/null >/dev/null	# the completion interrupt
+iioctl poke iio1 0x80 0x40000 -w 8
+iioctl poke iio1 0x88 $((b + 4096)) -w 8	# back into the second page
+iioctl poke iio1 0x98 7 -w 8			# edu to RAM this time
+dd bs=4 count=1 <&3 2>/dev/null >/dev/null
+exec 3<&-
+echo "second page now: $(dd if=$d/buffer bs=4096 skip=1 count=1 2>/dev/null | head -c "$len")"
+
 if command -v iioctl >/dev/null; then
 	say "the same with iioctl"
 	iioctl list

@@ -1,0 +1,245 @@
+# completions/iioctl.bash - bash completion for iioctl(1)
+#
+# usage: . completions/iioctl.bash   (or install it as
+#        /usr/share/bash-completion/completions/iioctl)
+#
+# Completes the global options, the commands, each command's options
+# (iioctl COMMAND --help), and the arguments: DEV from the class folder
+# (--sysfs DIR on the line, else $IIOCTL_SYSFS, else /sys/class/iio) as
+# iioN and as the devices' names (quoted: names may hold blanks and
+# colons), only devices with the window once --in or --out is given, node
+# paths as files; -w widths; list -o columns (a comma list); files for
+# poke --from, batch FILE and trigger --raw DEV FILE; directories for
+# --sysfs and --dev.  Uses bash-completion's helpers when they are loaded
+# (they join "--opt=value" and names with colons back into one word) and
+# falls back to COMP_WORDS as they are.
+
+_iioctl_commands="list info dump peek poke wait-events trigger batch help"
+_iioctl_columns="device nr name version type size physaddr in out irq events
+listeners dev parent"
+
+# _iioctl_options COMMAND: the options to offer (short and long)
+_iioctl_options()
+{
+	case $1 in
+	list) echo "-j --json -n --noheadings -o --output" ;;
+	info) echo "-j --json" ;;
+	dump) echo "-s --skip -n --length -w --width --raw --in --out --mmap" ;;
+	peek) echo "-w --width -d --decimal --in --out --mmap" ;;
+	poke) echo "-w --width -m --mask --verify --from --in --out --mmap" ;;
+	wait-events) echo "-n --num-events -t --timeout --format -q --quiet" ;;
+	trigger) echo "--raw" ;;
+	batch) echo "" ;;
+	*) return ;;
+	esac
+	echo "--help --usage"
+}
+
+# _iioctl_takes_value COMMAND OPTION: true if OPTION reads the next word
+_iioctl_takes_value()
+{
+	case $1:$2 in
+	global:--sysfs | global:--dev) return 0 ;;
+	list:-o | list:--output) return 0 ;;
+	dump:-s | dump:--skip | dump:-n | dump:--length) return 0 ;;
+	dump:-w | dump:--width | peek:-w | peek:--width) return 0 ;;
+	poke:-w | poke:--width | poke:-m | poke:--mask | poke:--from) return 0 ;;
+	wait-events:-n | wait-events:--num-events) return 0 ;;
+	wait-events:-t | wait-events:--timeout | wait-events:--format) return 0 ;;
+	esac
+	return 1
+}
+
+# _iioctl_dequote WORD: WORD without its shell quoting (no expansion)
+_iioctl_dequote()
+{
+	local s=$1 out="" c
+	case $s in
+	\"*) s=${s#\"}; s=${s%\"}; printf '%s' "${s//\\\"/\"}"; return ;;
+	\'*) s=${s#\'}; s=${s%\'}; printf '%s' "$s"; return ;;
+	esac
+	while [ -n "$s" ]; do
+		c=${s:0:1}
+		s=${s:1}
+		if [ "$c" = "\\" ] && [ -n "$s" ]; then
+			c=${s:0:1}
+			s=${s:1}
+		fi
+		out+=$c
+	done
+	printf '%s' "$out"
+}
+
+# _iioctl_reply CUR WORD...: COMPREPLY += the WORDs CUR (dequoted)
+# starts, each quoted for the line (as is if CUR opens a quote)
+_iioctl_reply()
+{
+	local cur=$1 raw w q
+	shift
+	raw=$(_iioctl_dequote "$cur")
+	for w in "$@"; do
+		[[ $w == "$raw"* ]] || continue
+		case $cur in
+		\"* | \'*) COMPREPLY+=("$w") ;;
+		*) printf -v q '%q' "$w"; COMPREPLY+=("$q") ;;
+		esac
+	done
+}
+
+# _iioctl_devices CUR SYSFS WINDOW: the devices (iioN and names) under
+# SYSFS; with WINDOW (read or write) only those that have that window
+_iioctl_devices()
+{
+	local cur=$1 sysfs=$2 window=$3 d name
+	local -a nrs=() names=()
+	local -A seen=()
+	for d in "$sysfs"/iio[0-9]*; do
+		[ -d "$d" ] || continue
+		[ -z "$window" ] || [ -e "$d/${window}_len" ] || continue
+		nrs+=("${d##*/}")
+		if [ -r "$d/name" ] && IFS= read -r name < "$d/name" &&
+		   [ -n "$name" ]; then
+			# once, however many devices share it
+			[ -n "${seen[$name]:-}" ] || names+=("$name")
+			seen[$name]=1
+		fi
+	done
+	_iioctl_reply "$cur" "${nrs[@]}" "${names[@]}"
+}
+
+# _iioctl_files CUR [-d]: file (or, with -d, directory) names
+_iioctl_files()
+{
+	if declare -F _filedir >/dev/null; then
+		cur=$1 _filedir ${2:+-d}
+		return
+	fi
+	compopt -o filenames 2>/dev/null
+	local -a found
+	if [ "${2:-}" = -d ]; then
+		mapfile -t found < <(compgen -d -- "$1")
+	else
+		mapfile -t found < <(compgen -f -- "$1")
+	fi
+	COMPREPLY+=("${found[@]}")
+}
+
+_iioctl()
+{
+	local cur prev words cword split=false
+	COMPREPLY=()
+	if declare -F _init_completion >/dev/null; then
+		_init_completion -s -n : || return
+	else
+		words=("${COMP_WORDS[@]}")
+		cword=$COMP_CWORD
+		cur=${words[cword]}
+		prev=${words[cword - 1]:-}
+		if [[ $cur == --*=* ]]; then
+			prev=${cur%%=*}
+			cur=${cur#*=}
+			split=true
+		fi
+	fi
+
+	# the words before cur: global options, the command, its words
+	local i=1 w cmd="" sysfs="" ddash=false window=""
+	local -a args=()
+	while [ "$i" -lt "$cword" ]; do
+		w=${words[i]}
+		if [ -z "$cmd" ]; then
+			case $w in
+			--sysfs) sysfs=${words[i + 1]:-}; i=$((i + 1)) ;;
+			--sysfs=*) sysfs=${w#--sysfs=} ;;
+			--dev) i=$((i + 1)) ;;
+			-*) ;;
+			*) cmd=$w ;;
+			esac
+		elif $ddash || [[ $w != -* ]] || [ "$w" = - ]; then
+			args+=("$w")
+		elif [ "$w" = -- ]; then
+			ddash=true
+		else
+			case $w in
+			--in) window="read" ;;
+			--out) window="write" ;;
+			esac
+			if [[ $w != *=* ]] && _iioctl_takes_value "$cmd" "$w"; then
+				i=$((i + 1))
+			fi
+		fi
+		i=$((i + 1))
+	done
+	sysfs=$(_iioctl_dequote "$sysfs")
+	[[ $sysfs == \~/* ]] && sysfs=$HOME/${sysfs:2}
+	[ -n "$sysfs" ] || sysfs=${IIOCTL_SYSFS:-/sys/class/iio}
+
+	# the value of an option
+	if [ -z "$cmd" ]; then
+		case $prev in
+		--sysfs | --dev) _iioctl_files "$cur" -d; return ;;
+		esac
+	elif ! $ddash && _iioctl_takes_value "$cmd" "$prev"; then
+		case $prev in
+		-w | --width)
+			_iioctl_reply "$cur" 1 2 4 8 ;;
+		-o | --output)
+			local pre="" c
+			[[ $cur == *,* ]] && pre=${cur%,*},
+			for c in $_iioctl_columns; do
+				[[ ${cur##*,} == [A-Z]* ]] && c=${c^^}
+				[[ $pre$c == "$cur"* ]] && COMPREPLY+=("$pre$c")
+			done ;;
+		--from)
+			_iioctl_files "$cur" ;;
+		esac
+		return
+	elif $split; then
+		return
+	fi
+
+	if [ -z "$cmd" ]; then
+		if [[ $cur == -* ]]; then
+			_iioctl_reply "$cur" --sysfs --dev --version -h --help
+		else
+			# shellcheck disable=SC2086 # a word list
+			_iioctl_reply "$cur" $_iioctl_commands
+		fi
+		return
+	fi
+
+	if ! $ddash && [[ $cur == -* ]]; then
+		local opts o
+		opts=$(_iioctl_options "$cmd")
+		for o in $opts; do
+			# --in and --out exclude each other
+			[ "$o" = --out ] && [ "$window" = read ] && continue
+			[ "$o" = --in ] && [ "$window" = write ] && continue
+			[[ $o == "$cur"* ]] && COMPREPLY+=("$o")
+		done
+		return
+	fi
+
+	# positional arguments
+	local n=${#args[@]} raw=false
+	for w in "${words[@]:0:cword}"; do
+		[ "$w" = --raw ] && raw=true
+	done
+	case $cmd:$n in
+	list:* | info:0 | dump:0 | peek:0 | poke:0 | wait-events:0 | trigger:0)
+		if [[ $cur == */* || $cur == .* ]]; then
+			_iioctl_files "$cur"	# a node path
+		else
+			_iioctl_devices "$cur" "$sysfs" "$window"
+		fi
+		;;
+	trigger:1)
+		$raw && _iioctl_files "$cur" ;;
+	batch:0)
+		_iioctl_files "$cur" ;;
+	esac
+	declare -F __ltrim_colon_completions >/dev/null &&
+		__ltrim_colon_completions "$cur"
+	return 0
+}
+complete -F _iioctl iioctl

@@ -1,0 +1,178 @@
+# completions/iioctl.fish - fish completion for iioctl(1)
+#
+# usage: source completions/iioctl.fish   (or install it as
+#        /usr/share/fish/vendor_completions.d/iioctl.fish)
+#
+# Completes the global options, the commands, each command's options
+# (iioctl COMMAND --help) and the arguments: DEV from the class folder
+# (--sysfs DIR on the line, else $IIOCTL_SYSFS, else /sys/class/iio) as
+# iioN and as the devices' names, only devices with the window once --in
+# or --out is given; -w widths; list -o columns (a comma list); files for
+# poke --from, batch FILE and trigger --raw DEV FILE; directories for
+# --sysfs and --dev.
+
+set -l __iioctl_cmds list info dump peek poke wait-events trigger batch help
+
+# the options that read the next word, per command ("global" before it)
+function __iioctl_takes_value -a cmd opt
+    switch "$cmd:$opt"
+        case global:--sysfs global:--dev list:-o list:--output \
+            dump:-s dump:--skip dump:-n dump:--length dump:-w dump:--width \
+            peek:-w peek:--width poke:-w poke:--width poke:-m poke:--mask \
+            poke:--from wait-events:-n wait-events:--num-events \
+            wait-events:-t wait-events:--timeout wait-events:--format
+            return 0
+    end
+    return 1
+end
+
+# prints the command, then its positional arguments so far, one a line;
+# $__iioctl_sysfs and $__iioctl_window are set from the line
+function __iioctl_parse
+    set -g __iioctl_sysfs ''
+    set -g __iioctl_window ''
+    set -l words (commandline -opc)
+    set -e words[1]
+    set -l cmd ''
+    set -l skip 0
+    set -l ddash 0
+    for w in $words
+        if test $skip = 1
+            set skip 0
+            continue
+        end
+        if test -z "$cmd"
+            switch $w
+                case --sysfs
+                    set skip 1
+                    set -l i (contains -i -- --sysfs $words)
+                    set -g __iioctl_sysfs $words[(math $i + 1)]
+                case '--sysfs=*'
+                    set -g __iioctl_sysfs (string replace -- --sysfs= '' $w)
+                case --dev
+                    set skip 1
+                case '-*'
+                case '*'
+                    set cmd $w
+                    echo $cmd
+            end
+        else if test $ddash = 1; or not string match -q -- '-?*' $w
+            echo $w
+        else if test "$w" = --
+            set ddash 1
+        else
+            test "$w" = --in; and set -g __iioctl_window read
+            test "$w" = --out; and set -g __iioctl_window write
+            if not string match -q -- '*=*' $w
+                and __iioctl_takes_value $cmd $w
+                set skip 1
+            end
+        end
+    end
+end
+
+# true if the command is one of the arguments and it has N positionals
+function __iioctl_at -a n
+    set -l parsed (__iioctl_parse)
+    contains -- "$parsed[1]" $argv[2..-1]; or return 1
+    test $n = any; or test (count $parsed) -eq (math $n + 1)
+end
+
+# the devices: iioN (the name as description) and the names
+function __iioctl_devices
+    __iioctl_parse >/dev/null
+    set -l sysfs $__iioctl_sysfs
+    test -n "$sysfs"; or set sysfs $IIOCTL_SYSFS
+    test -n "$sysfs"; or set sysfs /sys/class/iio
+    set -l names
+    for d in $sysfs/iio*
+        string match -qr '/iio[0-9]+$' -- $d; and test -d $d; or continue
+        if test -n "$__iioctl_window"
+            test -e $d/{$__iioctl_window}_len; or continue
+        end
+        set -l n (basename $d)
+        set -l name (head -n 1 $d/name 2>/dev/null)
+        printf '%s\t%s\n' $n "$name"
+        if test -n "$name"; and not contains -- "$name" $names
+            set -a names $name
+            printf '%s\t%s\n' $name $n
+        end
+    end
+end
+
+function __iioctl_columns
+    printf '%s\n' device nr name version type size physaddr in out irq \
+        events listeners dev parent
+end
+
+complete -c iioctl -f
+
+# global options and the commands
+set -l nocmd "not __fish_seen_subcommand_from $__iioctl_cmds"
+complete -c iioctl -n $nocmd -l sysfs -x -a '(__fish_complete_directories)' \
+    -d 'the iio class folder (default /sys/class/iio)'
+complete -c iioctl -n $nocmd -l dev -x -a '(__fish_complete_directories)' \
+    -d 'the device node folder (default /dev)'
+complete -c iioctl -n $nocmd -l version -d 'print the version'
+complete -c iioctl -n $nocmd -s h -l help -d 'show the commands'
+complete -c iioctl -n $nocmd -a list -d 'list the devices'
+complete -c iioctl -n $nocmd -a info -d 'everything about one device'
+complete -c iioctl -n $nocmd -a dump -d 'hexdump of the region or a window'
+complete -c iioctl -n $nocmd -a peek -d 'read one value'
+complete -c iioctl -n $nocmd -a poke -d 'write one value or bytes'
+complete -c iioctl -n $nocmd -a wait-events -d 'block until N events'
+complete -c iioctl -n $nocmd -a trigger -d 'inject an event'
+complete -c iioctl -n $nocmd -a batch -d 'run commands from FILE, one a line'
+complete -c iioctl -n $nocmd -a help -d 'show the commands'
+
+# every command but help: popt's help options
+set -l popt "__fish_seen_subcommand_from list info dump peek poke wait-events trigger batch"
+complete -c iioctl -n $popt -s '?' -l help -d 'show the command\'s help'
+complete -c iioctl -n $popt -l usage -d 'brief usage message'
+
+# list, info
+complete -c iioctl -n '__fish_seen_subcommand_from list info' -s j -l json \
+    -d 'print JSON'
+complete -c iioctl -n '__fish_seen_subcommand_from list' -s n -l noheadings \
+    -d 'no heading line'
+complete -c iioctl -n '__fish_seen_subcommand_from list' -s o -l output -x \
+    -a '(__fish_complete_list , __iioctl_columns)' -d 'columns to print'
+
+# dump, peek, poke
+set -l region '__fish_seen_subcommand_from dump peek poke'
+complete -c iioctl -n '__fish_seen_subcommand_from dump' -s s -l skip -x \
+    -d 'start at OFFSET'
+complete -c iioctl -n '__fish_seen_subcommand_from dump' -s n -l length -x \
+    -d 'dump LENGTH bytes'
+complete -c iioctl -n $region -s w -l width -x -a '1 2 4 8' \
+    -d 'access width in bytes'
+complete -c iioctl -n '__fish_seen_subcommand_from dump trigger' -l raw \
+    -d 'raw bytes'
+complete -c iioctl -n '__fish_seen_subcommand_from peek' -s d -l decimal \
+    -d 'print the value in decimal'
+complete -c iioctl -n '__fish_seen_subcommand_from poke' -s m -l mask -x \
+    -d 'change only these bits'
+complete -c iioctl -n '__fish_seen_subcommand_from poke' -l verify \
+    -d 'read the value back'
+complete -c iioctl -n '__fish_seen_subcommand_from poke' -l from -r -F \
+    -d 'write the bytes of FILE'
+complete -c iioctl -n "$region; and not __fish_seen_argument -l out" -l in \
+    -d 'use the in window'
+complete -c iioctl -n "$region; and not __fish_seen_argument -l in" -l out \
+    -d 'use the out window'
+complete -c iioctl -n $region -l mmap -d 'access through mmap()'
+
+# wait-events
+set -l wait '__fish_seen_subcommand_from wait-events'
+complete -c iioctl -n $wait -s n -l num-events -x -d 'return after N events'
+complete -c iioctl -n $wait -s t -l timeout -x -d 'give up after TIMEOUT'
+complete -c iioctl -n $wait -l format -x -d 'line per read (%c %n %t %T %%)'
+complete -c iioctl -n $wait -s q -l quiet -d 'print nothing'
+
+# the arguments
+complete -c iioctl -n '__iioctl_at any list' -a '(__iioctl_devices)'
+complete -c iioctl -n '__iioctl_at 0 info dump peek poke wait-events trigger' \
+    -a '(__iioctl_devices)'
+complete -c iioctl -n '__iioctl_at 1 trigger; and __fish_seen_argument -l raw' \
+    -F
+complete -c iioctl -n '__iioctl_at 0 batch' -F
