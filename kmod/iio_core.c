@@ -321,6 +321,27 @@ static int iio_validate(const struct iio_device *idev)
 	return iio_dma_validate(idev);
 }
 
+/*
+ * Make @icd unfindable and revoke @idev: no new open finds it, the event
+ * source is stopped, open files fail from now on (blocked readers and
+ * pollers are woken) and user mappings of the region are zapped.
+ */
+static void iio_unpublish(struct iio_class_dev *icd, struct iio_device *idev)
+{
+	mutex_lock(&iio_lock);
+	idr_replace(&iio_idr, NULL, icd->nr);
+	mutex_unlock(&iio_lock);
+
+	down_write(&icd->info_lock);
+	iio_event_stop(icd, idev);
+	icd->info = NULL;
+	up_write(&icd->info_lock);
+
+	iio_event_revoke(icd);
+	unmap_mapping_range(icd->inode->i_mapping, 0, 0, 1);
+	idev->icd = NULL;
+}
+
 /**
  * iio_register_device - register a region with the iio framework
  * @parent: parent device (the PCI or platform device), may be NULL
@@ -397,9 +418,19 @@ int iio_register_device(struct device *parent, struct iio_device *idev)
 	if (ret)
 		goto err_del_cdev;
 
+	/*
+	 * Findable from here on, before device_add() announces it: a program
+	 * that opens the node on the ADD uevent must not get ENODEV.  Every
+	 * error path below revokes it like an unregistration.
+	 */
+	idev->icd = icd;
+	mutex_lock(&iio_lock);
+	idr_replace(&iio_idr, icd, icd->nr);
+	mutex_unlock(&iio_lock);
+
 	ret = device_add(&icd->dev);
 	if (ret)
-		goto err_del_event_cdev;
+		goto err_unpublish;
 
 	ret = iio_nodes_add(icd, idev);
 	if (ret)
@@ -409,24 +440,19 @@ int iio_register_device(struct device *parent, struct iio_device *idev)
 	if (ret)
 		goto err_del_nodes;
 
-	idev->icd = icd;
 	ret = iio_event_start(icd, idev);
 	if (ret)
 		goto err_del_dma;
-
-	mutex_lock(&iio_lock);
-	idr_replace(&iio_idr, icd, icd->nr);
-	mutex_unlock(&iio_lock);
 	return icd->nr;
 
 err_del_dma:
-	idev->icd = NULL;
 	iio_dma_del_all(icd);
 err_del_nodes:
 	iio_nodes_del(icd);
 err_del_dev:
 	device_del(&icd->dev);
-err_del_event_cdev:
+err_unpublish:
+	iio_unpublish(icd, idev);
 	cdev_del(&icd->event_cdev);
 err_del_cdev:
 	cdev_del(&icd->cdev);
@@ -458,24 +484,12 @@ void iio_unregister_device(struct iio_device *idev)
 	if (!icd)
 		return;
 
-	mutex_lock(&iio_lock);
-	idr_replace(&iio_idr, NULL, icd->nr);
-	mutex_unlock(&iio_lock);
-
-	down_write(&icd->info_lock);
-	iio_event_stop(icd, idev);
-	icd->info = NULL;
-	up_write(&icd->info_lock);
-
-	iio_event_revoke(icd);
-	unmap_mapping_range(icd->inode->i_mapping, 0, 0, 1);
-
+	iio_unpublish(icd, idev);
 	iio_dma_del_all(icd);
 	iio_nodes_del(icd);
 	cdev_del(&icd->event_cdev);
 	cdev_del(&icd->cdev);
 	device_del(&icd->dev);
-	idev->icd = NULL;
 	put_device(&icd->dev);
 }
 EXPORT_SYMBOL_GPL(iio_unregister_device);

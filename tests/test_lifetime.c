@@ -14,9 +14,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/epoll.h>
+#include <sys/socket.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/netlink.h>
 
 #include "lib/iio_test.h"
 
@@ -340,6 +342,55 @@ static void iio_module_reload(void)
 	EXPECT(dummy_nr(0) >= 0);
 }
 
+/*
+ * What udev does: open the node as soon as the ADD uevent of iioN comes.
+ * The device must be findable by then (the RFC, and this framework until
+ * it published the number before device_add(), gave ENODEV in between).
+ * A child reloads the dummy 30 times, pausing after each load.
+ */
+static void open_on_add_uevent(void)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = 1 };
+	char msg[4096];
+	int sock, opened = 0;
+	pid_t child;
+
+	sock = MUST(socket(AF_NETLINK, SOCK_DGRAM, NETLINK_KOBJECT_UEVENT));
+	MUST(bind(sock, (struct sockaddr *)&sa, sizeof(sa)));
+	child = MUST(fork());
+	if (!child) {
+		for (int i = 0; i < 30; i++) {
+			if (shell("rmmod iio_dummy && insmod " MODDIR
+				  "/iio_dummy.ko freq=0"))
+				_exit(1);
+			msleep(150);
+		}
+		_exit(0);
+	}
+	while (opened < 30) {
+		struct pollfd pfd = { .fd = sock, .events = POLLIN };
+		ssize_t n;
+		int fd;
+
+		if (poll(&pfd, 1, 20000) != 1)
+			FAIL("only %d ADD uevents of iio devices in 20 s", opened);
+		n = MUST(recv(sock, msg, sizeof(msg) - 1, 0));
+		msg[n] = 0;
+		/* "add@/devices/platform/iio_dummy.0/iio/iio0" */
+		if (strncmp(msg, "add@", 4) || !strstr(msg, "/iio/iio") ||
+		    strstr(strstr(msg, "/iio/iio") + 8, "/"))
+			continue;
+		fd = open(iio_node(atoi(strrchr(msg, 'o') + 1), ""), O_RDONLY);
+		if (fd < 0)
+			FAIL("open on the ADD uevent %d (%s): errno %d (%s)",
+			     opened, msg, errno, strerror(errno));
+		close(fd);
+		opened++;
+	}
+	expect_child_ok(child);
+	close(sock);
+}
+
 static const struct check_case cases[] = {
 	CASE(blocked_reader_gets_eio),
 	CASE(poller_wakes_with_error),
@@ -350,5 +401,6 @@ static const struct check_case cases[] = {
 	CASE_T(read_in_progress_at_remove, 60),
 	CASE_T(mmap_races_unregister, 120),
 	CASE_T(iio_module_reload, 90),
+	CASE_T(open_on_add_uevent, 90),
 };
 CHECK_MAIN(cases)
