@@ -86,6 +86,10 @@ struct iio_class_dev;
  *		framework's.  A stub's own must use iio_open() and
  *		iio_release() and may wrap the other exported ones
  * @priv:	stub private data
+ * @vectors:	event vectors, each with its own event node and count: 0 or
+ *		1 for the usual one (fed by @irq, @handler or the timer);
+ *		up to %IIO_MAX_VECTORS, where the stub feeds vectors 1 and
+ *		up with iio_event_add_vector() (MSI-X vectors, say)
  * @dma_dev:	the device that does DMA (its PCI function) when the stub
  *		wants DMA buffers; its DMA mask must be set
  * @dma_size:	size of each coherent DMA buffer the framework allocates on
@@ -96,6 +100,9 @@ struct iio_class_dev;
  *		stub must stop the device's DMA (pci_clear_master()) before
  *		iio_unregister_device(); the memory is freed after that, once
  *		every user is gone
+ * @dma_user_max: total bytes of DMA buffers that user space may add by
+ *		writing a size to the device's dma_request attribute (0: the
+ *		attribute does not exist); needs @dma_dev
  * @icd:	framework internal; set by iio_register_device()
  *
  * If both @virtaddr and @kernaddr are NULL, the region is a range of I/O
@@ -121,8 +128,10 @@ struct iio_device {
 			       size_t count);
 	const struct file_operations *fops;
 	void *priv;
+	unsigned int vectors;
 	struct device *dma_dev;
 	size_t dma_size[IIO_DMA_MAX];
+	size_t dma_user_max;
 
 	struct iio_class_dev *icd;
 };
@@ -131,6 +140,7 @@ int iio_register_device(struct device *parent, struct iio_device *idev);
 void iio_unregister_device(struct iio_device *idev);
 
 void iio_event_add(struct iio_device *idev, u32 n);
+void iio_event_add_vector(struct iio_device *idev, unsigned int vector, u32 n);
 
 /**
  * iio_event_notify - tell user space that @idev had one event

@@ -49,6 +49,7 @@
 #define IIO_FS_MAGIC		0x69696f21	/* "iio!" */
 
 static dev_t iio_devt;
+static dev_t iio_vector_devt;	/* the event nodes of vectors 1 and up */
 static DEFINE_MUTEX(iio_lock);	/* protects iio_idr */
 static DEFINE_IDR(iio_idr);
 static struct vfsmount *iio_mnt;
@@ -91,8 +92,9 @@ IIO_ATTR_RO(read_offset, "0x%lx", idev->read_offset);
 IIO_ATTR_RO(read_len, "0x%lx", idev->read_len);
 IIO_ATTR_RO(write_offset, "0x%lx", idev->write_offset);
 IIO_ATTR_RO(write_len, "0x%lx", idev->write_len);
-IIO_ATTR_RO(listener, "%d", atomic_read(&icd->listeners));
-IIO_ATTR_RO(event, "%u", (u32)atomic_read(&icd->event_count));
+IIO_ATTR_RO(listener, "%d", atomic_read(&icd->evq[0].listeners));
+IIO_ATTR_RO(event, "%u", (u32)atomic_read(&icd->evq[0].count));
+IIO_ATTR_RO(vectors, "%u", icd->vectors);
 IIO_ATTR_RO(type, "%s", idev->virtaddr || idev->kernaddr ? "mem" : "port");
 
 static ssize_t irq_value(struct iio_class_dev *icd, struct iio_device *idev,
@@ -117,6 +119,28 @@ static ssize_t irq_show(struct device *dev, struct device_attribute *da,
 }
 static DEVICE_ATTR_RO(irq);
 
+/* dma_request: a size written adds a DMA buffer (see iio_dma.c) */
+static ssize_t dma_request_store(struct device *dev,
+				 struct device_attribute *da,
+				 const char *buf, size_t count)
+{
+	struct iio_class_dev *icd = to_iio_class_dev(dev);
+	unsigned long long size;
+	int ret;
+
+	ret = kstrtoull(buf, 0, &size);
+	if (ret)
+		return ret;
+	if (size > SIZE_MAX)
+		return -EINVAL;
+
+	down_read(&icd->info_lock);
+	ret = icd->info ? iio_dma_request(icd, icd->info, size) : -ENODEV;
+	up_read(&icd->info_lock);
+	return ret ? ret : count;
+}
+static DEVICE_ATTR_WO(dma_request);
+
 static struct attribute *iio_attrs[] = {
 	&dev_attr_name.attr,
 	&dev_attr_version.attr,
@@ -130,10 +154,14 @@ static struct attribute *iio_attrs[] = {
 	&dev_attr_event.attr,
 	&dev_attr_type.attr,
 	&dev_attr_irq.attr,
+	&dev_attr_vectors.attr,
+	&dev_attr_dma_request.attr,
 	NULL,
 };
 
-/* A window's attributes exist only when the window does. */
+/* A window's attributes exist only when the window does; dma_request
+ * only where the stub lets user space add DMA buffers.
+ */
 static umode_t iio_attr_is_visible(struct kobject *kobj, struct attribute *a,
 				   int n)
 {
@@ -146,6 +174,8 @@ static umode_t iio_attr_is_visible(struct kobject *kobj, struct attribute *a,
 		return idev->read_len ? a->mode : 0;
 	if (a == &dev_attr_write_offset.attr || a == &dev_attr_write_len.attr)
 		return idev->write_len ? a->mode : 0;
+	if (a == &dev_attr_dma_request.attr)
+		return idev->dma_user_max ? a->mode : 0;
 	return a->mode;
 }
 
@@ -185,6 +215,19 @@ static struct class iio_class = {
 /* -------------------------------------------------------------------- */
 /* lookup and lifetime */
 
+/* device @nr with a reference held, or NULL (see iio_class_dev_get()) */
+static struct iio_class_dev *iio_class_dev_get_nr(unsigned int nr)
+{
+	struct iio_class_dev *icd;
+
+	mutex_lock(&iio_lock);
+	icd = idr_find(&iio_idr, nr);
+	if (icd)
+		get_device(&icd->dev);
+	mutex_unlock(&iio_lock);
+	return icd;
+}
+
 /**
  * iio_class_dev_get - find a registered device by minor and pin it
  * @minor: any minor of the device
@@ -194,14 +237,27 @@ static struct class iio_class = {
  */
 struct iio_class_dev *iio_class_dev_get(unsigned int minor)
 {
-	struct iio_class_dev *icd;
+	return iio_class_dev_get_nr(minor / IIO_MINORS_PER_DEVICE);
+}
 
-	mutex_lock(&iio_lock);
-	icd = idr_find(&iio_idr, minor / IIO_MINORS_PER_DEVICE);
-	if (icd)
-		get_device(&icd->dev);
-	mutex_unlock(&iio_lock);
-	return icd;
+/**
+ * iio_event_dev_get - find the device and vector of an event node
+ * @inode: /dev/iioN_event or /dev/iioN_eventK
+ * @vector: set to the vector, 0 for /dev/iioN_event
+ *
+ * Return: as iio_class_dev_get().
+ */
+struct iio_class_dev *iio_event_dev_get(struct inode *inode,
+					unsigned int *vector)
+{
+	unsigned int minor = iminor(inode);
+
+	if (imajor(inode) != MAJOR(iio_vector_devt)) {
+		*vector = 0;
+		return iio_class_dev_get(minor);
+	}
+	*vector = minor % IIO_MAX_VECTORS;
+	return iio_class_dev_get_nr(minor / IIO_MAX_VECTORS);
 }
 
 /**
@@ -237,40 +293,122 @@ static const char * const iio_node_suffix[IIO_NODE_COUNT] = {
 	[IIO_MINOR_EVENT - 1] = "event",
 };
 
+/*
+ * The event nodes' own folders, /sys/class/iio/iioN/iioN_event[K]/, have
+ * their vector's "event" and "listener" counts.
+ */
+static ssize_t iio_vector_show(struct device *node, char *buf, bool listeners)
+{
+	struct iio_class_dev *icd = to_iio_class_dev(node->parent);
+	struct iio_event_queue *q;
+	unsigned int vector = 0;
+	ssize_t ret = -ENODEV;
+
+	if (MAJOR(node->devt) == MAJOR(iio_vector_devt))
+		vector = MINOR(node->devt) % IIO_MAX_VECTORS;
+	q = &icd->evq[vector];
+	down_read(&icd->info_lock);
+	if (icd->info)
+		ret = sysfs_emit(buf, "%u\n", listeners ?
+				 (u32)atomic_read(&q->listeners) :
+				 (u32)atomic_read(&q->count));
+	up_read(&icd->info_lock);
+	return ret;
+}
+
+static ssize_t vector_event_show(struct device *node,
+				 struct device_attribute *da, char *buf)
+{
+	return iio_vector_show(node, buf, false);
+}
+
+static ssize_t vector_listener_show(struct device *node,
+				    struct device_attribute *da, char *buf)
+{
+	return iio_vector_show(node, buf, true);
+}
+
+static struct device_attribute dev_attr_vector_event =
+	__ATTR(event, 0444, vector_event_show, NULL);
+static struct device_attribute dev_attr_vector_listener =
+	__ATTR(listener, 0444, vector_listener_show, NULL);
+
+static struct attribute *iio_vector_attrs[] = {
+	&dev_attr_vector_event.attr,
+	&dev_attr_vector_listener.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(iio_vector);
+
 /* A class-less child device, so devtmpfs creates /dev/iioN_<suffix>. */
-static int iio_node_add(struct iio_class_dev *icd, unsigned int kind)
+static struct device *iio_node_create(struct iio_class_dev *icd, dev_t devt,
+				      const char *suffix, unsigned int vector,
+				      const struct attribute_group **groups)
 {
 	struct device *node;
 	int ret;
 
 	node = kzalloc(sizeof(*node), GFP_KERNEL);
 	if (!node)
-		return -ENOMEM;
+		return ERR_PTR(-ENOMEM);
 
 	device_initialize(node);
 	node->parent = &icd->dev;
-	node->devt = icd->dev.devt + kind;
+	node->devt = devt;
+	node->groups = groups;
 	node->release = iio_node_release;
-	ret = dev_set_name(node, "iio%d_%s", icd->nr,
-			   iio_node_suffix[kind - 1]);
+	if (vector)
+		ret = dev_set_name(node, "iio%d_%s%u", icd->nr, suffix, vector);
+	else
+		ret = dev_set_name(node, "iio%d_%s", icd->nr, suffix);
 	if (ret)
 		goto err_put;
 	ret = device_add(node);
 	if (ret)
 		goto err_put;
-
-	icd->node[kind - 1] = node;
-	return 0;
+	return node;
 
 err_put:
 	put_device(node);
-	return ret;
+	return ERR_PTR(ret);
+}
+
+static int iio_node_add(struct iio_class_dev *icd, unsigned int kind)
+{
+	struct device *node;
+
+	node = iio_node_create(icd, icd->dev.devt + kind,
+			       iio_node_suffix[kind - 1], 0,
+			       kind == IIO_MINOR_EVENT ? iio_vector_groups :
+			       NULL);
+	if (IS_ERR(node))
+		return PTR_ERR(node);
+	icd->node[kind - 1] = node;
+	return 0;
+}
+
+static int iio_vector_node_add(struct iio_class_dev *icd, unsigned int vector)
+{
+	struct device *node;
+
+	node = iio_node_create(icd, MKDEV(MAJOR(iio_vector_devt),
+					  icd->nr * IIO_MAX_VECTORS + vector),
+			       "event", vector, iio_vector_groups);
+	if (IS_ERR(node))
+		return PTR_ERR(node);
+	icd->vector_node[vector] = node;
+	return 0;
 }
 
 static void iio_nodes_del(struct iio_class_dev *icd)
 {
 	int i;
 
+	for (i = IIO_MAX_VECTORS - 1; i > 0; i--) {
+		if (icd->vector_node[i])
+			device_unregister(icd->vector_node[i]);
+		icd->vector_node[i] = NULL;
+	}
 	for (i = IIO_NODE_COUNT - 1; i >= 0; i--) {
 		if (icd->node[i])
 			device_unregister(icd->node[i]);
@@ -280,6 +418,7 @@ static void iio_nodes_del(struct iio_class_dev *icd)
 
 static int iio_nodes_add(struct iio_class_dev *icd, struct iio_device *idev)
 {
+	unsigned int vector;
 	int ret = 0;
 
 	if (idev->read_len)
@@ -288,6 +427,8 @@ static int iio_nodes_add(struct iio_class_dev *icd, struct iio_device *idev)
 		ret = iio_node_add(icd, IIO_MINOR_OUT);
 	if (!ret)
 		ret = iio_node_add(icd, IIO_MINOR_EVENT);
+	for (vector = 1; !ret && vector < icd->vectors; vector++)
+		ret = iio_vector_node_add(icd, vector);
 	if (ret)
 		iio_nodes_del(icd);
 	return ret;
@@ -316,7 +457,7 @@ static int iio_validate(const struct iio_device *idev)
 		return -EINVAL;
 	if (idev->irq > 0 && !idev->handler)
 		return -EINVAL;
-	if (idev->irq < IIO_IRQ_ONESHOT)
+	if (idev->irq < IIO_IRQ_ONESHOT || idev->vectors > IIO_MAX_VECTORS)
 		return -EINVAL;
 	return iio_dma_validate(idev);
 }
@@ -373,6 +514,8 @@ int iio_register_device(struct device *parent, struct iio_device *idev)
 		return -ENOMEM;
 
 	init_rwsem(&icd->info_lock);
+	mutex_init(&icd->dma_lock);
+	icd->vectors = max(idev->vectors, 1U);
 	iio_event_init(icd);
 	icd->info = idev;
 
@@ -418,6 +561,19 @@ int iio_register_device(struct device *parent, struct iio_device *idev)
 	if (ret)
 		goto err_del_cdev;
 
+	/* vectors 1 and up: minors N * IIO_MAX_VECTORS + 1 ... of their own */
+	cdev_init(&icd->vector_cdev, &iio_event_fops);
+	icd->vector_cdev.owner = THIS_MODULE;
+	cdev_set_parent(&icd->vector_cdev, &icd->dev.kobj);
+	if (icd->vectors > 1) {
+		ret = cdev_add(&icd->vector_cdev,
+			       MKDEV(MAJOR(iio_vector_devt),
+				     icd->nr * IIO_MAX_VECTORS + 1),
+			       icd->vectors - 1);
+		if (ret)
+			goto err_del_event_cdev;
+	}
+
 	/*
 	 * Findable from here on, before device_add() announces it: a program
 	 * that opens the node on the ADD uevent must not get ENODEV.  Every
@@ -453,6 +609,9 @@ err_del_dev:
 	device_del(&icd->dev);
 err_unpublish:
 	iio_unpublish(icd, idev);
+	if (icd->vectors > 1)
+		cdev_del(&icd->vector_cdev);
+err_del_event_cdev:
 	cdev_del(&icd->event_cdev);
 err_del_cdev:
 	cdev_del(&icd->cdev);
@@ -487,6 +646,8 @@ void iio_unregister_device(struct iio_device *idev)
 	iio_unpublish(icd, idev);
 	iio_dma_del_all(icd);
 	iio_nodes_del(icd);
+	if (icd->vectors > 1)
+		cdev_del(&icd->vector_cdev);
 	cdev_del(&icd->event_cdev);
 	cdev_del(&icd->cdev);
 	device_del(&icd->dev);
@@ -523,11 +684,20 @@ static int __init iio_init(void)
 	if (ret)
 		goto err_unmount;
 
-	ret = class_register(&iio_class);
+	ret = alloc_chrdev_region(&iio_vector_devt, 0,
+				  IIO_MAX_DEVICES * IIO_MAX_VECTORS,
+				  "iio_event");
 	if (ret)
 		goto err_unregister_region;
+
+	ret = class_register(&iio_class);
+	if (ret)
+		goto err_unregister_vector_region;
 	return 0;
 
+err_unregister_vector_region:
+	unregister_chrdev_region(iio_vector_devt,
+				 IIO_MAX_DEVICES * IIO_MAX_VECTORS);
 err_unregister_region:
 	unregister_chrdev_region(iio_devt,
 				 IIO_MAX_DEVICES * IIO_MINORS_PER_DEVICE);
@@ -539,6 +709,8 @@ err_unmount:
 static void __exit iio_exit(void)
 {
 	class_unregister(&iio_class);
+	unregister_chrdev_region(iio_vector_devt,
+				 IIO_MAX_DEVICES * IIO_MAX_VECTORS);
 	unregister_chrdev_region(iio_devt,
 				 IIO_MAX_DEVICES * IIO_MINORS_PER_DEVICE);
 	kern_unmount(iio_mnt);

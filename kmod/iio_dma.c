@@ -142,7 +142,8 @@ static void iio_dma_release(struct device *dev)
  * @idev: the stub's description
  *
  * Return: 0, or -EINVAL when a size is over %IIO_DMA_MAX_SIZE, a size
- * follows a 0, or sizes are given without @idev->dma_dev.
+ * follows a 0, or sizes or a dma_user_max are given without
+ * @idev->dma_dev.
  */
 int iio_dma_validate(const struct iio_device *idev)
 {
@@ -159,7 +160,7 @@ int iio_dma_validate(const struct iio_device *idev)
 		if (ended || !idev->dma_dev || size > IIO_DMA_MAX_SIZE)
 			return -EINVAL;
 	}
-	return 0;
+	return idev->dma_user_max && !idev->dma_dev ? -EINVAL : 0;
 }
 
 static int iio_dma_add(struct iio_class_dev *icd, struct device *dma_dev,
@@ -210,6 +211,43 @@ static int iio_dma_add(struct iio_class_dev *icd, struct device *dma_dev,
 
 err_put:
 	put_device(&buffer->dev);
+	return ret;
+}
+
+/**
+ * iio_dma_request - add a buffer that user space asked for (dma_request)
+ * @icd: the registered class device
+ * @idev: its stub's description (info_lock held for reading)
+ * @size: bytes, rounded up to pages
+ *
+ * The buffer becomes the lowest free dmaK.
+ *
+ * Return: 0; -EINVAL for 0 or more than %IIO_DMA_MAX_SIZE; -E2BIG when the
+ * buffers user space added would exceed @idev->dma_user_max; -ENOSPC when
+ * all %IIO_DMA_MAX exist; -ENOMEM.
+ */
+int iio_dma_request(struct iio_class_dev *icd, struct iio_device *idev,
+		    size_t size)
+{
+	unsigned int i;
+	int ret;
+
+	if (!size || size > IIO_DMA_MAX_SIZE)
+		return -EINVAL;
+	size = PAGE_ALIGN(size);
+
+	mutex_lock(&icd->dma_lock);
+	for (i = 0; i < IIO_DMA_MAX && icd->dma[i]; i++)
+		;
+	if (size > idev->dma_user_max - icd->dma_user_size)
+		ret = -E2BIG;
+	else if (i == IIO_DMA_MAX)
+		ret = -ENOSPC;
+	else
+		ret = iio_dma_add(icd, idev->dma_dev, i, size);
+	if (!ret)
+		icd->dma_user_size += size;
+	mutex_unlock(&icd->dma_lock);
 	return ret;
 }
 

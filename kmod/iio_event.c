@@ -35,6 +35,9 @@
  *  - read() and write() on a device without an event source, or after
  *    unregistration (blocked readers wake up), fail with EIO.
  *  - O_ASYNC: SIGIO on every event (and POLL_HUP on unregistration).
+ *  - A device with several vectors has one such event node per vector,
+ *    each with its own count and listeners; write() to the node of a
+ *    vector other than 0 fails with EOPNOTSUPP.
  */
 
 #include <linux/module.h>
@@ -48,10 +51,14 @@
 /**
  * struct iio_listener - one open event file
  * @icd:	the device, pinned while the file is open
+ * @q:		the events of its vector, in @icd
+ * @vector:	which vector: 0 for /dev/iioN_event
  * @seen:	the event count this file last returned from read()
  */
 struct iio_listener {
 	struct iio_class_dev *icd;
+	struct iio_event_queue *q;
+	unsigned int vector;
 	u32 seen;
 };
 
@@ -74,15 +81,32 @@ bool iio_has_event_source(const struct iio_device *idev)
  */
 void iio_event_add(struct iio_device *idev, u32 n)
 {
-	struct iio_class_dev *icd = idev->icd;
-
-	if (!icd || !n)
-		return;
-	atomic_add(n, &icd->event_count);
-	wake_up_interruptible_all(&icd->wait);
-	kill_fasync(&icd->async_queue, SIGIO, POLL_IN);
+	iio_event_add_vector(idev, 0, n);
 }
 EXPORT_SYMBOL_GPL(iio_event_add);
+
+/**
+ * iio_event_add_vector - tell user space that vector @vector had @n events
+ * @idev: a registered device
+ * @vector: 0 (the same as iio_event_add()) up to @idev->vectors - 1
+ * @n: number of events, usually 1
+ *
+ * As iio_event_add(), for the event node of @vector (/dev/iioN_eventK);
+ * a @vector the device does not have is ignored.
+ */
+void iio_event_add_vector(struct iio_device *idev, unsigned int vector, u32 n)
+{
+	struct iio_class_dev *icd = idev->icd;
+	struct iio_event_queue *q;
+
+	if (!icd || !n || vector >= icd->vectors)
+		return;
+	q = &icd->evq[vector];
+	atomic_add(n, &q->count);
+	wake_up_interruptible_all(&q->wait);
+	kill_fasync(&q->async_queue, SIGIO, POLL_IN);
+}
+EXPORT_SYMBOL_GPL(iio_event_add_vector);
 
 static irqreturn_t iio_event_source(struct iio_device *idev, int irq)
 {
@@ -116,7 +140,10 @@ static enum hrtimer_restart iio_timer_fn(struct hrtimer *timer)
 
 void iio_event_init(struct iio_class_dev *icd)
 {
-	init_waitqueue_head(&icd->wait);
+	int i;
+
+	for (i = 0; i < IIO_MAX_VECTORS; i++)
+		init_waitqueue_head(&icd->evq[i].wait);
 	mutex_init(&icd->timer_lock);
 	hrtimer_init(&icd->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
 	icd->timer.function = iio_timer_fn;
@@ -183,8 +210,12 @@ void iio_event_stop(struct iio_class_dev *icd, struct iio_device *idev)
 /* icd->info is NULL now: wake everyone so they see it. */
 void iio_event_revoke(struct iio_class_dev *icd)
 {
-	wake_up_interruptible_all(&icd->wait);
-	kill_fasync(&icd->async_queue, SIGIO, POLL_HUP);
+	unsigned int i;
+
+	for (i = 0; i < icd->vectors; i++) {
+		wake_up_interruptible_all(&icd->evq[i].wait);
+		kill_fasync(&icd->evq[i].async_queue, SIGIO, POLL_HUP);
+	}
 }
 
 /**
@@ -286,9 +317,10 @@ static int iio_event_open(struct inode *inode, struct file *filp)
 {
 	struct iio_class_dev *icd;
 	struct iio_listener *l;
+	unsigned int vector;
 	int ret = 0;
 
-	icd = iio_class_dev_get(iminor(inode));
+	icd = iio_event_dev_get(inode, &vector);
 	if (!icd)
 		return -ENODEV;
 
@@ -306,8 +338,10 @@ static int iio_event_open(struct inode *inode, struct file *filp)
 		goto err_free;
 
 	l->icd = icd;
-	l->seen = atomic_read(&icd->event_count);
-	atomic_inc(&icd->listeners);
+	l->q = &icd->evq[vector];
+	l->vector = vector;
+	l->seen = atomic_read(&l->q->count);
+	atomic_inc(&l->q->listeners);
 	filp->private_data = l;
 	return 0;
 
@@ -323,19 +357,27 @@ static int iio_event_release(struct inode *inode, struct file *filp)
 	struct iio_listener *l = filp->private_data;
 	struct iio_class_dev *icd = l->icd;
 
-	atomic_dec(&icd->listeners);
+	atomic_dec(&l->q->listeners);
 	kfree(l);
 	iio_class_dev_put(icd);
 	return 0;
 }
 
-/* 0 when events can arrive, else -EIO: gone or without an event source. */
-static int iio_event_usable(struct iio_class_dev *icd)
+/* Vectors 1 and up are fed by the stub: they always are a source. */
+static bool iio_vector_has_source(struct iio_listener *l,
+				  const struct iio_device *idev)
 {
+	return l->vector || iio_has_event_source(idev);
+}
+
+/* 0 when events can arrive, else -EIO: gone or without an event source. */
+static int iio_event_usable(struct iio_listener *l)
+{
+	struct iio_class_dev *icd = l->icd;
 	int ret = -EIO;
 
 	down_read(&icd->info_lock);
-	if (icd->info && iio_has_event_source(icd->info))
+	if (icd->info && iio_vector_has_source(l, icd->info))
 		ret = 0;
 	up_read(&icd->info_lock);
 	return ret;
@@ -343,7 +385,7 @@ static int iio_event_usable(struct iio_class_dev *icd)
 
 static bool iio_event_ready(struct iio_listener *l)
 {
-	return (u32)atomic_read(&l->icd->event_count) != READ_ONCE(l->seen) ||
+	return (u32)atomic_read(&l->q->count) != READ_ONCE(l->seen) ||
 	       !READ_ONCE(l->icd->info);
 }
 
@@ -351,7 +393,6 @@ static ssize_t iio_event_read(struct file *filp, char __user *buf,
 			      size_t count, loff_t *ppos)
 {
 	struct iio_listener *l = filp->private_data;
-	struct iio_class_dev *icd = l->icd;
 	u32 events;
 	int ret;
 
@@ -359,15 +400,15 @@ static ssize_t iio_event_read(struct file *filp, char __user *buf,
 		return -EINVAL;
 
 	for (;;) {
-		ret = iio_event_usable(icd);
+		ret = iio_event_usable(l);
 		if (ret)
 			return ret;
-		events = atomic_read(&icd->event_count);
+		events = atomic_read(&l->q->count);
 		if (events != READ_ONCE(l->seen))
 			break;
 		if (filp->f_flags & O_NONBLOCK)
 			return -EAGAIN;
-		ret = wait_event_interruptible(icd->wait, iio_event_ready(l));
+		ret = wait_event_interruptible(l->q->wait, iio_event_ready(l));
 		if (ret)
 			return ret;
 	}
@@ -384,14 +425,14 @@ static __poll_t iio_event_poll(struct file *filp, poll_table *wait)
 	struct iio_class_dev *icd = l->icd;
 	__poll_t mask = 0;
 
-	poll_wait(filp, &icd->wait, wait);
+	poll_wait(filp, &l->q->wait, wait);
 
 	down_read(&icd->info_lock);
 	if (!icd->info)
 		mask = EPOLLERR | EPOLLHUP;
-	else if (!iio_has_event_source(icd->info))
+	else if (!iio_vector_has_source(l, icd->info))
 		mask = EPOLLERR;
-	else if ((u32)atomic_read(&icd->event_count) != READ_ONCE(l->seen))
+	else if ((u32)atomic_read(&l->q->count) != READ_ONCE(l->seen))
 		mask = EPOLLIN | EPOLLRDNORM;
 	up_read(&icd->info_lock);
 	return mask;
@@ -419,9 +460,9 @@ static ssize_t iio_event_write(struct file *filp, const char __user *buf,
 
 	down_read(&icd->info_lock);
 	idev = icd->info;
-	if (!idev || !iio_has_event_source(idev))
+	if (!idev || !iio_vector_has_source(l, idev))
 		ret = -EIO;
-	else if (!idev->event_write)
+	else if (!idev->event_write || l->vector)
 		ret = -EOPNOTSUPP;
 	else
 		ret = idev->event_write(idev, kbuf, count);
@@ -434,7 +475,7 @@ static int iio_event_fasync(int fd, struct file *filp, int on)
 {
 	struct iio_listener *l = filp->private_data;
 
-	return fasync_helper(fd, filp, on, &l->icd->async_queue);
+	return fasync_helper(fd, filp, on, &l->q->async_queue);
 }
 
 const struct file_operations iio_event_fops = {

@@ -19,44 +19,60 @@
 #define IIO_NODE_COUNT		3	/* in, out and event child devices */
 
 /**
+ * struct iio_event_queue - the events of one vector and their listeners
+ * @count:	total events since registration
+ * @listeners:	open event files of this vector
+ * @wait:	its readers and pollers
+ * @async_queue: its O_ASYNC files
+ */
+struct iio_event_queue {
+	atomic_t count;
+	atomic_t listeners;
+	wait_queue_head_t wait;
+	struct fasync_struct *async_queue;
+};
+
+/**
  * struct iio_class_dev - one registered device, owned by iio.ko
  * @dev:	the class device /sys/class/iio/iioN; its release frees all
  * @nr:		device number N
  * @cdev:	character device of the region nodes (3 minors)
  * @event_cdev:	character device of the event node (1 minor)
+ * @vector_cdev: character device of the event nodes of vectors 1 and up
  * @node:	class-less child devices that give devtmpfs /dev/iioN_in,
  *		/dev/iioN_out and /dev/iioN_event; NULL where absent
+ * @vector_node: the same for /dev/iioN_eventK (index K >= 1)
  * @inode:	anonymous inode whose mapping every open file shares, so that
  *		unregistering can zap all user mappings at once
  * @info_lock:	readers: every file operation and sysfs show while it uses
  *		@info; writer: unregistration revoking it
  * @info:	the stub's description, NULL once unregistered
- * @event_count: total events since registration
- * @listeners:	open event files
- * @wait:	event readers and pollers
- * @async_queue: O_ASYNC event files
+ * @vectors:	event vectors, at least 1
+ * @evq:	the events of each vector (@vectors of them)
  * @timer:	cyclic or one-shot event source
  * @period:	cyclic period, 0 when stopped
  * @timer_lock:	serialises changes of @period and arming of @timer
  * @stopped:	the event source was stopped for good (unregistration)
  * @irq_requested: a real interrupt was requested
  * @dma:	the DMA buffers, children of @dev; NULL where absent
+ * @dma_lock:	serialises adding buffers to @dma from user space
+ * @dma_user_size: bytes of the buffers user space added
  */
 struct iio_class_dev {
 	struct device dev;
 	int nr;
 	struct cdev cdev;
 	struct cdev event_cdev;
+	struct cdev vector_cdev;
 	struct device *node[IIO_NODE_COUNT];
+	struct device *vector_node[IIO_MAX_VECTORS];
 	struct inode *inode;
 
 	struct rw_semaphore info_lock;	/* protects info */
 	struct iio_device *info;
 
-	atomic_t event_count;
-	atomic_t listeners;
-	wait_queue_head_t wait;
-	struct fasync_struct *async_queue;
+	unsigned int vectors;
+	struct iio_event_queue evq[IIO_MAX_VECTORS];
 
 	struct hrtimer timer;
 	ktime_t period;
@@ -64,12 +80,16 @@ struct iio_class_dev {
 	bool stopped;
 	bool irq_requested;
 	struct iio_dma_buffer *dma[IIO_DMA_MAX];
+	struct mutex dma_lock;		/* protects dma, dma_user_size */
+	size_t dma_user_size;
 };
 
 #define to_iio_class_dev(d) container_of(d, struct iio_class_dev, dev)
 
 /* iio_core.c */
 struct iio_class_dev *iio_class_dev_get(unsigned int minor);
+struct iio_class_dev *iio_event_dev_get(struct inode *inode,
+					unsigned int *vector);
 void iio_class_dev_put(struct iio_class_dev *icd);
 
 /* iio_dev.c */
@@ -82,6 +102,8 @@ struct iio_dma_buffer;
 int iio_dma_validate(const struct iio_device *idev);
 int iio_dma_add_all(struct iio_class_dev *icd, struct iio_device *idev);
 void iio_dma_del_all(struct iio_class_dev *icd);
+int iio_dma_request(struct iio_class_dev *icd, struct iio_device *idev,
+		    size_t size);
 
 /* iio_event.c */
 extern const struct file_operations iio_event_fops;

@@ -25,16 +25,29 @@
  *  - MSI (module parameter msi=1): one edge-triggered vector, no masking
  *    needed; the event device's write of 1 or 0 enables or disables it.
  *    A device without MSI falls back to INTx and says so in the log.
+ *  - MSI-X (module parameter vectors=N, 1 to 8): up to N vectors, one
+ *    event node each (/dev/iioN_event is vector 0, /dev/iioN_eventK vector
+ *    K); edge-triggered, nothing to acknowledge.  Fewer vectors than asked
+ *    for are taken if that is all the device has; a device without MSI-X
+ *    falls back to MSI, then INTx, and says so.
  *  - A device with neither gets no event source (its event device: EIO).
- * Any other write to the event device: EINVAL.
+ * Any other write to the event device: EINVAL.  The PCI device's sysfs
+ * attribute irq_mode says which one is in use: msix, msi, intx or none.
+ *
+ * DMA: user space adds coherent buffers to the device of the lowest BAR by
+ * writing a size to its dma_request attribute (see iio(4)), up to dma_max
+ * bytes in all, below a DMA mask of dma_bits bits.  They are freed on
+ * unbind, after bus mastering is cleared and every mapping is gone.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/dma-mapping.h>
 #include <linux/interrupt.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/pci.h>
+#include <linux/sizes.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
 
@@ -43,6 +56,32 @@
 static bool msi;
 module_param(msi, bool, 0444);
 MODULE_PARM_DESC(msi, "use one MSI vector where the device has MSI (default no: INTx)");
+
+static unsigned int vectors;
+module_param(vectors, uint, 0444);
+MODULE_PARM_DESC(vectors, "use up to this many MSI-X vectors, 1 to 8, one event node each (default 0: INTx or msi)");
+
+static unsigned long dma_max = SZ_4M;
+module_param(dma_max, ulong, 0444);
+MODULE_PARM_DESC(dma_max, "bytes of DMA buffers user space may add per device (dma_request; default 4 MiB, 0: none)");
+
+static unsigned int dma_bits = 32;
+module_param(dma_bits, uint, 0444);
+MODULE_PARM_DESC(dma_bits, "DMA mask of the bound devices in bits, 24 to 64 (default 32)");
+
+enum iio_pci_irq_mode {
+	IIO_PCI_IRQ_NONE,
+	IIO_PCI_IRQ_INTX,
+	IIO_PCI_IRQ_MSI,
+	IIO_PCI_IRQ_MSIX,
+};
+
+static const char * const iio_pci_irq_mode_name[] = {
+	[IIO_PCI_IRQ_NONE] = "none",
+	[IIO_PCI_IRQ_INTX] = "intx",
+	[IIO_PCI_IRQ_MSI] = "msi",
+	[IIO_PCI_IRQ_MSIX] = "msix",
+};
 
 /**
  * struct iio_pci_bar - one BAR registered as an iio device
@@ -57,11 +96,26 @@ struct iio_pci_bar {
 };
 
 /**
+ * struct iio_pci_vector - MSI-X vector 1 and up, fed to its event node
+ * @idev:	the iio device of the lowest BAR
+ * @vector:	its number
+ * @requested:	its interrupt is requested
+ */
+struct iio_pci_vector {
+	struct iio_device *idev;
+	unsigned int vector;
+	bool requested;
+};
+
+/**
  * struct iio_pci_generic - one bound PCI device
  * @pdev:	the device
  * @bars:	the registered BARs, in BAR order
  * @nr_bars:	how many of @bars are registered
- * @use_msi:	interrupts come from an MSI vector
+ * @mode:	which interrupts it uses
+ * @nr_vectors:	MSI-X: how many vectors (else 1)
+ * @vectors:	MSI-X vectors 1 and up (index 0 unused: the framework's)
+ * @use_msi:	interrupts come from an MSI or MSI-X vector
  * @irq_lock:	serialises the event device's mask and unmask
  * @intx_lock:	protects @intx_masked against the handler
  * @intx_masked: INTx only: masked by the handler or by user space; while
@@ -73,6 +127,9 @@ struct iio_pci_generic {
 	struct pci_dev *pdev;
 	struct iio_pci_bar bars[PCI_STD_NUM_BARS];
 	int nr_bars;
+	enum iio_pci_irq_mode mode;
+	unsigned int nr_vectors;
+	struct iio_pci_vector vectors[IIO_MAX_VECTORS];
 	bool use_msi;
 	struct mutex irq_lock;	/* protects irq_enabled, removing */
 	spinlock_t intx_lock;	/* protects intx_masked */
@@ -142,16 +199,42 @@ static ssize_t iio_pci_generic_event_write(struct iio_device *idev,
 	return sizeof(val);
 }
 
-/* The interrupt of @gdev: MSI if asked for and present, else INTx. */
+static irqreturn_t iio_pci_generic_vector(int irq, void *dev_id)
+{
+	struct iio_pci_vector *v = dev_id;
+
+	iio_event_add_vector(v->idev, v->vector, 1);
+	return IRQ_HANDLED;
+}
+
+/*
+ * The interrupt of @gdev: MSI-X if vectors are asked for and present, MSI
+ * if asked for (or instead of MSI-X) and present, else INTx.
+ */
 static int iio_pci_generic_irq(struct iio_pci_generic *gdev, long *irq)
 {
 	struct pci_dev *pdev = gdev->pdev;
 	int ret;
 
 	*irq = IIO_IRQ_NONE;
-	if (msi) {
+	gdev->nr_vectors = 1;
+	if (vectors) {
+		ret = pci_alloc_irq_vectors(pdev, 1, vectors, PCI_IRQ_MSIX);
+		if (ret > 0) {
+			gdev->mode = IIO_PCI_IRQ_MSIX;
+			gdev->nr_vectors = ret;
+			gdev->use_msi = true;
+			gdev->irq_enabled = true;
+			*irq = pci_irq_vector(pdev, 0);
+			pci_info(pdev, "%d MSI-X vectors\n", ret);
+			return 0;
+		}
+		pci_info(pdev, "no MSI-X, trying MSI\n");
+	}
+	if (msi || vectors) {
 		ret = pci_alloc_irq_vectors(pdev, 1, 1, PCI_IRQ_MSI);
 		if (ret > 0) {
+			gdev->mode = IIO_PCI_IRQ_MSI;
 			gdev->use_msi = true;
 			gdev->irq_enabled = true;
 			*irq = pci_irq_vector(pdev, 0);
@@ -167,9 +250,59 @@ static int iio_pci_generic_irq(struct iio_pci_generic *gdev, long *irq)
 		pci_err(pdev, "refused: the device cannot mask INTx\n");
 		return -ENODEV;
 	}
+	gdev->mode = IIO_PCI_IRQ_INTX;
 	*irq = pdev->irq;
 	return 0;
 }
+
+static void iio_pci_generic_free_vectors(struct iio_pci_generic *gdev)
+{
+	unsigned int i;
+
+	for (i = 1; i < gdev->nr_vectors; i++) {
+		if (gdev->vectors[i].requested)
+			free_irq(pci_irq_vector(gdev->pdev, i), &gdev->vectors[i]);
+		gdev->vectors[i].requested = false;
+	}
+}
+
+/* MSI-X vectors 1 and up, once the device of the lowest BAR is registered */
+static int iio_pci_generic_request_vectors(struct iio_pci_generic *gdev)
+{
+	struct iio_pci_bar *bar = &gdev->bars[0];
+	unsigned int i;
+	int ret;
+
+	for (i = 1; i < gdev->nr_vectors; i++) {
+		struct iio_pci_vector *v = &gdev->vectors[i];
+
+		v->idev = &bar->idev;
+		v->vector = i;
+		ret = request_irq(pci_irq_vector(gdev->pdev, i),
+				  iio_pci_generic_vector, 0, bar->name, v);
+		if (ret) {
+			iio_pci_generic_free_vectors(gdev);
+			return ret;
+		}
+		v->requested = true;
+	}
+	return 0;
+}
+
+static ssize_t irq_mode_show(struct device *dev, struct device_attribute *attr,
+			     char *buf)
+{
+	struct iio_pci_generic *gdev = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%s\n", iio_pci_irq_mode_name[gdev->mode]);
+}
+static DEVICE_ATTR_RO(irq_mode);
+
+static struct attribute *iio_pci_generic_attrs[] = {
+	&dev_attr_irq_mode.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(iio_pci_generic);
 
 static void iio_pci_generic_unregister(struct iio_pci_generic *gdev)
 {
@@ -181,6 +314,9 @@ static void iio_pci_generic_unregister(struct iio_pci_generic *gdev)
 	gdev->irq_enabled = true;
 	mutex_unlock(&gdev->irq_lock);
 
+	/* the vectors feed the first BAR's device: stop them first, and DMA */
+	iio_pci_generic_free_vectors(gdev);
+	pci_clear_master(gdev->pdev);
 	while (gdev->nr_bars)
 		iio_unregister_device(&gdev->bars[--gdev->nr_bars].idev);
 }
@@ -199,7 +335,15 @@ static int iio_pci_generic_probe(struct pci_dev *pdev,
 	mutex_init(&gdev->irq_lock);
 	spin_lock_init(&gdev->intx_lock);
 
+	if (vectors > IIO_MAX_VECTORS || dma_bits < 24 || dma_bits > 64) {
+		pci_err(pdev, "vectors is at most %d, dma_bits 24 to 64\n",
+			IIO_MAX_VECTORS);
+		return -EINVAL;
+	}
 	ret = pcim_enable_device(pdev);
+	if (ret)
+		return ret;
+	ret = dma_set_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(dma_bits));
 	if (ret)
 		return ret;
 	pci_set_master(pdev);
@@ -234,11 +378,21 @@ static int iio_pci_generic_probe(struct pci_dev *pdev,
 			idev->handler = gdev->use_msi ? iio_pci_generic_msi :
 							iio_pci_generic_intx;
 			idev->event_write = iio_pci_generic_event_write;
+			idev->vectors = gdev->nr_vectors;
+		}
+		if (!gdev->nr_bars) {
+			idev->dma_dev = &pdev->dev;
+			idev->dma_user_max = dma_max;
 		}
 		ret = iio_register_device(&pdev->dev, idev);
 		if (ret < 0)
 			goto err_unregister;
 		gdev->nr_bars++;
+	}
+	if (gdev->nr_bars) {
+		ret = iio_pci_generic_request_vectors(gdev);
+		if (ret)
+			goto err_unregister;
 	}
 	return 0;
 
@@ -267,6 +421,7 @@ static struct pci_driver iio_pci_generic_driver = {
 	.id_table = NULL,
 	.probe = iio_pci_generic_probe,
 	.remove = iio_pci_generic_remove,
+	.dev_groups = iio_pci_generic_groups,
 };
 module_pci_driver(iio_pci_generic_driver);
 

@@ -8,7 +8,10 @@
  * Device numbering: device N owns four minors of the "iio" character
  * device major, starting at 4 * N: the whole region (/dev/iioN), the in
  * window (/dev/iioN_in), the out window (/dev/iioN_out) and the event
- * device (/dev/iioN_event).
+ * device (/dev/iioN_event, the events of vector 0).  A device with more
+ * than one event vector (sysfs "vectors") has /dev/iioN_eventK for vector
+ * K = 1 ... vectors - 1: minor N * IIO_MAX_VECTORS + K of a second major,
+ * "iio_event" in /proc/devices.
  */
 #ifndef _IIO_UAPI_H_
 #define _IIO_UAPI_H_
@@ -20,6 +23,9 @@
 #define IIO_MINOR_IN		1
 #define IIO_MINOR_OUT		2
 #define IIO_MINOR_EVENT		3
+
+/* Event vectors of one device: /dev/iioN_event and /dev/iioN_event1..7 */
+#define IIO_MAX_VECTORS		8
 
 /**
  * struct iio_oneshot - arm a one-shot event through the event device

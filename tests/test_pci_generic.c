@@ -361,6 +361,96 @@ static void new_id_binds_too(void)
 	unbind(EDU_PCI);
 }
 
+/* what the PCI device says of its interrupts (irq_mode) */
+static const char *irq_mode(const char *pci)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/irq_mode", pci);
+	return read_text(path);
+}
+
+/* write @text to dma_request of @nr; 0 or the errno */
+static int dma_request(int nr, const char *text)
+{
+	return write_text(iio_attr_path(nr, "dma_request"), text);
+}
+
+/*
+ * vectors=4 on edu, which has MSI but no MSI-X: it falls back to MSI with
+ * one vector and says so.  DMA buffers requested by user space: limits and
+ * errors, a round trip through edu's DMA engine (28-bit: dma_bits=28)
+ * with MSI completions, and unbind with the buffer mapped.
+ */
+static void msix_fallback_and_requested_dma(void)
+{
+	uint8_t want[2048], *buf;
+	volatile uint64_t *regs64;
+	uint64_t bus;
+	uint32_t count;
+	char path[160];
+	int nr, efd, bfd;
+
+	generic_reload("vectors=4 dma_bits=28 dma_max=0x6000");
+	bind(EDU_PCI);
+	nr = bar_nr(EDU_PCI, 0);
+	EXPECT_STREQ(irq_mode(EDU_PCI), "msi");
+	EXPECT_EQ(read_num(iio_attr_path(nr, "vectors")), 1);
+	EXPECT(!path_exists(iio_node(nr, "_event1")));
+	EXPECT(shell("dmesg | grep -q '%s: no MSI-X, trying MSI'", EDU_PCI) == 0);
+	snprintf(path, sizeof(path), "/sys/class/iio/iio%d/iio%d_event/event",
+		 nr, nr);
+	EXPECT_EQ(read_num(path), read_num(iio_attr_path(nr, "event")));
+
+	EXPECT_EQ(dma_request(nr, "0"), EINVAL);
+	EXPECT_EQ(dma_request(nr, "lots"), EINVAL);
+	EXPECT_EQ(dma_request(nr, "0x7000"), E2BIG);
+	EXPECT_EQ(dma_request(nr, "4096"), 0);
+	EXPECT_EQ(dma_request(nr, "0x1001"), 0);	/* two pages */
+	EXPECT_EQ(dma_request(nr, "0x1000"), 0);
+	EXPECT_EQ(dma_request(nr, "0x3000"), E2BIG);	/* 0x4000 used */
+	EXPECT_EQ(dma_request(nr, "1"), 0);		/* dma3: 0x5000 */
+	EXPECT_EQ(dma_request(nr, "1"), ENOSPC);	/* all four exist */
+	snprintf(path, sizeof(path), "/sys/class/iio/iio%d/dma1/size", nr);
+	EXPECT_STREQ(read_text(path), "0x2000");
+	EXPECT(path_exists(iio_attr_path(nr, "dma3")));
+	snprintf(path, sizeof(path), "/sys/class/iio/iio%d/dma1/bus_addr", nr);
+	bus = read_num(path);
+	EXPECT(bus + 0x2000 <= 1ULL << 28);
+
+	snprintf(path, sizeof(path), "/sys/class/iio/iio%d/dma1/buffer", nr);
+	bfd = MUST(open(path, O_RDWR));
+	buf = mmap(NULL, 0x2000, PROT_READ | PROT_WRITE, MAP_SHARED, bfd, 0);
+	EXPECT(buf != MAP_FAILED);
+	for (unsigned int i = 0; i < sizeof(want); i++)
+		want[i] = (uint8_t)(i * 13 + 5);
+	memcpy(buf, want, sizeof(want));
+
+	regs64 = (volatile uint64_t *)map_regs(nr);
+	efd = MUST(open(iio_node(nr, "_event"), O_RDWR));
+	count = read_num(iio_attr_path(nr, "event"));
+	regs64[0x80 / 8] = bus;				/* buffer -> edu */
+	regs64[0x88 / 8] = 0x40000;
+	regs64[0x90 / 8] = sizeof(want);
+	regs64[0x98 / 8] = 0x1 | 0x4;
+	wait_event(efd, ++count);
+	regs64[EDU_IRQ_ACK / 8] = regs64[EDU_IRQ_STATUS / 8] & 0xffffffff;
+	regs64[0x80 / 8] = 0x40000;			/* edu -> page 1 */
+	regs64[0x88 / 8] = bus + 4096;
+	regs64[0x98 / 8] = 0x1 | 0x2 | 0x4;
+	wait_event(efd, ++count);
+	EXPECT(memcmp(buf + 4096, want, sizeof(want)) == 0);
+
+	unbind(EDU_PCI);
+	expect_sigbus(buf + 4096, 0);
+	EXPECT_ERRNO(pread(bfd, want, 1, 0), ENODEV);
+	munmap(buf, 0x2000);
+	munmap((void *)regs64, 4096);
+	close(bfd);
+	close(efd);
+	generic_reload("");
+}
+
 static const struct check_case cases[] = {
 	CASE(binds_nothing_by_itself),
 	CASE(every_bar_memory_and_ports),
@@ -370,5 +460,6 @@ static const struct check_case cases[] = {
 	CASE(beside_iio_edu_on_a_shared_line),
 	CASE_T(unbind_bind_cycles_in_use, 90),
 	CASE(new_id_binds_too),
+	CASE_T(msix_fallback_and_requested_dma, 90),
 };
 CHECK_MAIN(cases)
