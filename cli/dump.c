@@ -3,44 +3,158 @@
  * dump.c - iioctl dump DEV: hexdump -C of the region or a window, each
  * value one access of the chosen width; or the raw bytes
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "common.h"
 #include "region.h"
 
 #define LINE 16
-#define CHUNK 4096
+/*
+ * Bytes read per region_read_values(): one pread of this size without -w
+ * (the kernel still makes the widest aligned accesses, the same ones as
+ * in smaller pieces), the way dd bs=1M reads.
+ */
+#define CHUNK (1024 * 1024)
+/* Formatted text collects here and goes out in one fwrite. */
+#define OUT_SIZE (256 * 1024)
+/* The longest line: 16-digit offset, 16 bytes, ASCII column. */
+#define LINE_MAX_TEXT 128
 
-/* One line: offset, values of width w (0: bytes), ASCII column. */
+static const char hex_digits[] = "0123456789abcdef";
+static char *out_buf;
+static size_t out_len;
+/* hex_pair[2*b], hex_pair[2*b+1]: byte b in hex; ascii[b]: its column */
+static char hex_pair[512], ascii[256];
+/* hex_blank[b]: the 4 bytes "hh " and one spare, stored as one word */
+static uint32_t hex_blank[256];
+
+static void init_tables(void)
+{
+	int b;
+
+	for (b = 0; b < 256; b++) {
+		hex_pair[2 * b] = hex_digits[b >> 4];
+		hex_pair[2 * b + 1] = hex_digits[b & 0xf];
+		ascii[b] = b >= 0x20 && b < 0x7f ? (char)b : '.';
+		memcpy(&hex_blank[b], (char[4]){ hex_pair[2 * b],
+			hex_pair[2 * b + 1], ' ', ' ' }, 4);
+	}
+}
+
+static void out_flush(void)
+{
+	if (out_len)
+		fwrite(out_buf, 1, out_len, stdout);
+	out_len = 0;
+}
+
+/* Room for one more line of text. */
+static char *out_reserve(void)
+{
+	if (out_len > OUT_SIZE - LINE_MAX_TEXT)
+		out_flush();
+	return out_buf + out_len;
+}
+
+/* %08llx: at least 8 hex digits. */
+static inline char *put_offset(char *o, uint64_t offset)
+{
+	int digits = 8, i;
+
+	if (offset <= 0xffffffffu) {
+		memcpy(o, hex_pair + 2 * ((offset >> 24) & 0xff), 2);
+		memcpy(o + 2, hex_pair + 2 * ((offset >> 16) & 0xff), 2);
+		memcpy(o + 4, hex_pair + 2 * ((offset >> 8) & 0xff), 2);
+		memcpy(o + 6, hex_pair + 2 * (offset & 0xff), 2);
+		return o + 8;
+	}
+
+	while (digits < 16 && offset >> (4 * digits))
+		digits++;
+	for (i = digits - 1; i >= 0; i--)
+		*o++ = hex_digits[(offset >> (4 * i)) & 0xf];
+	return o;
+}
+
+/*
+ * One line, as printf("%08llx ") and then per value " " at each 8-byte
+ * group and "%0*llx " (2*step digits of the native-order value), or
+ * 2*step+1 blanks past len; " |", the ASCII column, "|\n".
+ */
 static void print_line(uint64_t offset, const unsigned char *b, size_t len,
 		       unsigned w)
 {
 	unsigned step = w ? w : 1;
+	char *o = out_reserve(), *start = o;
 	size_t i, c;
 	uint64_t v;
+	int k;
 
-	printf("%08llx ", (unsigned long long)offset);
+	o = put_offset(o, offset);
+	*o++ = ' ';
+	if (step == 1 && len == LINE) {
+		/* the common case: "  hh hh ... hh  hh ... hh  |ascii|" */
+		*o++ = ' ';
+#pragma GCC unroll 8
+		for (i = 0; i < 8; i++, o += 3)
+			memcpy(o, &hex_blank[b[i]], 4);	/* 4th: overwritten */
+		*o++ = ' ';
+#pragma GCC unroll 8
+		for (i = 8; i < LINE; i++, o += 3)
+			memcpy(o, &hex_blank[b[i]], 4);
+		*o++ = ' ';
+		*o++ = '|';
+#pragma GCC unroll 16
+		for (c = 0; c < LINE; c++)
+			o[c] = ascii[b[c]];
+		o += LINE;
+		*o++ = '|';
+		*o++ = '\n';
+		out_len += (size_t)(o - start);
+		return;
+	}
 	for (i = 0; i < LINE; i += step) {
 		if (i % 8 == 0)
-			putchar(' ');
+			*o++ = ' ';
 		if (i >= len) {
-			printf("%*s", (int)(2 * step + 1), "");
+			memset(o, ' ', 2 * step + 1);
+			o += 2 * step + 1;
 			continue;
 		}
-		v = 0;
-		memcpy(&v, b + i, step);	/* native order */
-		printf("%0*llx ", (int)(2 * step), (unsigned long long)v);
+		if (step == 1) {
+			memcpy(o, hex_pair + 2 * b[i], 2);
+			o += 2;
+		} else {
+			v = 0;
+			memcpy(&v, b + i, step);	/* native order */
+			for (k = (int)(2 * step) - 1; k >= 0; k--)
+				*o++ = hex_digits[(v >> (4 * k)) & 0xf];
+		}
+		*o++ = ' ';
 	}
-	fputs(" |", stdout);
+	*o++ = ' ';
+	*o++ = '|';
 	for (c = 0; c < len; c++)
-		putchar(b[c] >= 0x20 && b[c] < 0x7f ? b[c] : '.');
-	fputs("|\n", stdout);
+		*o++ = ascii[b[c]];
+	*o++ = '|';
+	*o++ = '\n';
+	out_len += (size_t)(o - start);
+}
+
+static void print_text(const char *text)
+{
+	char *o = out_reserve();
+	size_t n = strlen(text);
+
+	memcpy(o, text, n);
+	out_len += n;
 }
 
 static int do_dump(int argc, const char **argv)
 {
 	const char *width_arg = NULL, *start_arg = NULL, *len_arg = NULL;
-	unsigned char buf[CHUNK], prev[LINE];
+	unsigned char *buf, prev[LINE];
 	uint64_t start = 0, len, pos, end;
 	size_t n, i, line_len;
 	int raw = 0, folded = 0, have_prev = 0;
@@ -82,9 +196,16 @@ static int do_dump(int argc, const char **argv)
 	if (iioctl_dry_run)
 		return IIOCTL_OK;
 	region_open(&r, false, start, len);
+	buf = xmalloc(CHUNK);
+	init_tables();
+	out_buf = raw ? NULL : xmalloc(OUT_SIZE);
+	out_len = 0;
 	end = start + len;
 	for (pos = start; pos < end; pos += n) {
 		n = end - pos < CHUNK ? (size_t)(end - pos) : CHUNK;
+		/* what is formatted is out before a failed read can die */
+		if (!raw)
+			out_flush();
 		region_read_values(&r, pos, buf, n, width);
 		if (raw) {
 			fwrite(buf, 1, n, stdout);
@@ -95,18 +216,30 @@ static int do_dump(int argc, const char **argv)
 			if (have_prev && line_len == LINE &&
 			    !memcmp(prev, buf + i, LINE)) {
 				if (!folded)
-					puts("*");
+					print_text("*\n");
 				folded = 1;
 				continue;
 			}
 			print_line(pos + i, buf + i, line_len, width);
-			memcpy(prev, buf + i, line_len);
+			if (line_len == LINE)
+				memcpy(prev, buf + i, LINE);
+			else
+				memcpy(prev, buf + i, line_len);
 			have_prev = line_len == LINE;
 			folded = 0;
 		}
 	}
-	if (!raw)
-		printf("%08llx\n", (unsigned long long)end);
+	if (!raw) {
+		char *o = out_reserve();
+
+		o = put_offset(o, end);
+		*o++ = '\n';
+		out_len = (size_t)(o - out_buf);
+		out_flush();
+	}
+	free(out_buf);
+	out_buf = NULL;
+	free(buf);
 	region_close(&r);
 	return IIOCTL_OK;
 }

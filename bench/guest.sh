@@ -1,0 +1,195 @@
+#!/bin/sh
+# bench/guest.sh - the measurements of `make bench`, in the guest (busybox
+# sh; bench/run puts it at /bench/guest.sh and the programs in /bench/bin)
+#
+# usage: /bench/guest.sh [SECTION...]    sections: irq rate dump script
+#                                        (default: all, in that order)
+#
+# Prints one "R KEY VALUE..." line per figure on stdout (bench/run turns
+# them into the table), "#" lines as notes.  Sizes come from the
+# environment, set by bench/run through the guest's /bench/env:
+# ROUNDS, RUNS (interrupt round trip), RATE_SECS, RATE_FREQS, DUMP_SIZE,
+# HEXDUMP_LEN, POKES, POKE_PROCS.
+echo "R boot_uptime $(cut -d' ' -f1 /proc/uptime)"
+[ -f /bench/env ] && . /bench/env
+B=/bench/bin
+PATH=$B:$PATH
+ROUNDS=${ROUNDS:-2000}
+RUNS=${RUNS:-5}
+RATE_SECS=${RATE_SECS:-2}
+RATE_FREQS=${RATE_FREQS:-"100 250 500 1000 2000 5000 10000 20000 50000 100000"}
+DUMP_SIZE=${DUMP_SIZE:-67108864}
+HEXDUMP_LEN=${HEXDUMP_LEN:-2097152}
+POKES=${POKES:-10000}
+POKE_PROCS=${POKE_PROCS:-10000}
+MOD=/lib/modules/iio
+UIO_PCI=0000:00:12.0
+GEN_PCI=0000:00:13.0
+GEN_DRV=/sys/bus/pci/drivers/iio_pci_generic
+sections=${*:-irq rate dump script}
+failed=0
+
+note() { echo "# $*"; }
+fail() { echo "# FAILED: $*"; failed=1; }
+
+# find NAME [SKIP]: the number of the iio device named NAME (the
+# SKIP-th one, default 0), or nothing
+find_iio() {
+	skip=${2:-0}
+	for d in /sys/class/iio/iio*; do
+		[ -e "$d/name" ] || continue
+		[ "$(cat "$d/name")" = "$1" ] || continue
+		if [ "$skip" = 0 ]; then
+			echo "${d##*/iio}"
+			return
+		fi
+		skip=$((skip - 1))
+	done
+}
+
+# timed KEY OUT COMMAND...: one "R KEY NS" line with the wall time of
+# COMMAND, its stdout going to OUT
+timed() {
+	key=$1
+	dest=$2
+	shift 2
+	rm -f /tmp/t
+	if ! timeit "$@" 3> /tmp/t > "$dest"; then
+		fail "$key: $* exited non-zero"
+	fi
+	echo "R $key $(cat /tmp/t)"
+}
+
+generic_load() {
+	rmmod iio_pci_generic 2>/dev/null
+	insmod $MOD/iio_pci_generic.ko "$@" || fail "insmod iio_pci_generic $*"
+	echo iio_pci_generic > /sys/bus/pci/devices/$GEN_PCI/driver_override
+	# driver_override makes the driver core bind it at insmod already
+	[ -e $GEN_DRV/$GEN_PCI ] || echo $GEN_PCI > $GEN_DRV/bind ||
+		fail "bind $GEN_PCI"
+}
+
+generic_unload() {
+	rmmod iio_pci_generic 2>/dev/null
+	echo none > /sys/bus/pci/devices/$GEN_PCI/driver_override
+	insmod $MOD/iio_pci_generic.ko
+}
+
+# ---- 1. interrupt round trip ---------------------------------------
+# rtt MODE DEV: one run of irq_rtt, its samples appended to /tmp/rtt.MODE
+rtt() {
+	r=$(irq_rtt "$1" "$2" "$ROUNDS" "/tmp/rtt.$1") || fail "irq_rtt $1 $2"
+	echo "R irq_run $1 $run $r"
+}
+
+sec_irq() {
+	uio_irq=$(cat /sys/bus/pci/devices/$UIO_PCI/irq)
+	edu=
+	i=0
+	while n=$(find_iio edu $i) && [ -n "$n" ]; do
+		if [ "$(cat /sys/class/iio/iio$n/irq)" = "$uio_irq" ]; then
+			edu=$n
+			break
+		fi
+		i=$((i + 1))
+	done
+	[ -n "$edu" ] || { fail "no iio edu on the uio edu's IRQ $uio_irq"; return; }
+	gen_irq=$(cat /sys/bus/pci/devices/$GEN_PCI/irq)
+	note "iio_edu iio$edu and uio_pci_generic $UIO_PCI share IRQ $uio_irq;" \
+		"iio_pci_generic $GEN_PCI is on IRQ $gen_irq (INTx) with the other iio edu"
+	rm -f /tmp/rtt.*
+	run=1
+	while [ $run -le "$RUNS" ]; do
+		rtt edu "$edu"
+		rtt uio $UIO_PCI
+		generic_load
+		rtt intx "$(find_iio "$GEN_PCI bar0")"
+		generic_load msi=1
+		rtt msi "$(find_iio "$GEN_PCI bar0")"
+		run=$((run + 1))
+	done
+	generic_unload
+	for m in edu uio intx msi; do
+		echo "R irq_stats $m $(irq_rtt stats /tmp/rtt.$m)"
+	done
+	grep -E ' (10|11):|edu|uio' /proc/interrupts | sed 's/^/# /'
+}
+
+# ---- 2. event rate ---------------------------------------------------
+dummy_load() {
+	rmmod iio_dummy 2>/dev/null
+	insmod $MOD/iio_dummy.ko "$@" || fail "insmod iio_dummy $*"
+	dummy=$(find_iio "IIO dummy")
+}
+
+sec_rate() {
+	dummy_load freq=0
+	for f in $RATE_FREQS; do
+		for l in 1 4; do
+			r=$(event_rate "$dummy" "$f" $l "$RATE_SECS") ||
+				fail "event_rate $f $l"
+			echo "R rate $r"
+		done
+	done
+}
+
+# ---- 3. dump -----------------------------------------------------------
+sec_dump() {
+	dummy_load freq=0 size="$DUMP_SIZE"
+	node=/dev/iio$dummy
+	echo "R dump_size $(cat /sys/class/iio/iio$dummy/size)"
+	memread fill $node || fail "fill"
+	# identical output first (the same 256 KiB both ways)
+	iioctl dump "iio$dummy" -n 256K > /tmp/ours.txt
+	hexdump -C -n 262144 $node > /tmp/peer.txt
+	if cmp -s /tmp/ours.txt /tmp/peer.txt; then
+		echo "R dump_same yes"
+	else
+		echo "R dump_same no"
+	fi
+	rm -f /tmp/ours.txt /tmp/peer.txt
+	echo "R hexdump_len $HEXDUMP_LEN"
+	timed hexdump_peer /dev/null hexdump -C -n "$HEXDUMP_LEN" $node
+	timed hexdump_ours_same /dev/null iioctl dump "iio$dummy" -n "$HEXDUMP_LEN"
+	timed hexdump_ours /dev/null iioctl dump "iio$dummy"
+	timed hexdump_ours_mmap /dev/null iioctl dump --mmap "iio$dummy"
+	timed raw_peer /dev/null dd if=$node of=/dev/null bs=1M 2>/dev/null
+	timed raw_peer_512 /dev/null dd if=$node of=/dev/null 2>/dev/null
+	timed raw_ours /dev/null iioctl dump --raw "iio$dummy"
+	timed raw_ours_mmap /dev/null iioctl dump --raw --mmap "iio$dummy"
+	timed raw_pipe_peer /dev/null sh -c "dd if=$node bs=1M 2>/dev/null | cat > /dev/null"
+	timed raw_pipe_ours /dev/null sh -c "iioctl dump --raw iio$dummy | cat > /dev/null"
+	echo "R memread_read $(memread read $node 1048576)"
+	echo "R memread_mmap $(memread mmap $node)"
+	dummy_load
+}
+
+# ---- 4. scripting --------------------------------------------------------
+sec_script() {
+	edu=$(find_iio edu)
+	[ -n "$edu" ] || { fail "no iio edu"; return; }
+	bar=$(head -n 1 /sys/bus/pci/devices/$UIO_PCI/resource | cut -d' ' -f1)
+	addr=$(printf '0x%x' $((bar + 4)))
+	note "pokes: iioctl on iio$edu (iio_edu) 0x04, devmem on $UIO_PCI's BAR0 ($addr; uio_pci_generic leaves it unclaimed, so /dev/mem allows it), edu's liveness register"
+	echo "R pokes_n $POKES"
+	echo "R poke_procs_n $POKE_PROCS"
+	seq 1 "$POKES" | awk -v d="iio$edu" '{ printf "poke %s 0x04 %d\n", d, $1 }' > /tmp/batch
+	seq 1 "$POKES" | awk -v d="iio$edu" '{ printf "poke --mmap %s 0x04 %d\n", d, $1 }' > /tmp/batch.mmap
+	timed batch /dev/null iioctl batch /tmp/batch
+	timed batch_mmap /dev/null iioctl batch /tmp/batch.mmap
+	echo "R c_mmap $(pokes mmap /dev/iio$edu 0x04 "$POKES")"
+	echo "R c_pwrite $(pokes pwrite /dev/iio$edu 0x04 "$POKES")"
+	timed poke_procs /dev/null sh -c "i=0; while [ \$i -lt $POKE_PROCS ]; do iioctl poke iio$edu 0x04 \$i || exit 1; i=\$((i + 1)); done"
+	timed devmem_procs /dev/null sh -c "i=0; while [ \$i -lt $POKE_PROCS ]; do devmem $addr 32 \$i || exit 1; i=\$((i + 1)); done"
+	# devmem writes really land: the liveness register returns ~value
+	devmem "$addr" 32 0x12345678
+	echo "R devmem_check $(devmem "$(printf '0x%x' $((bar + 4)))" 32)"
+}
+
+for s in $sections; do
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	"sec_$s"
+	echo "R section_time $s $t0 $(cut -d' ' -f1 /proc/uptime)"
+done
+echo "R done $failed"
+exit $failed

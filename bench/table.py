@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+# bench/table.py - bench/run's "R ..." lines into the Markdown table
+#
+# usage: bench/table.py RAW COMMAND SMP GITREV
+#
+# Ratios are always ours / peer; the goal column says which way is good.
+import sys
+import time
+
+raw, command, smp, rev = sys.argv[1:5]
+R = {}
+multi = {}
+notes = []
+for line in open(raw):
+    line = line.rstrip("\n")
+    if line.startswith("# "):
+        notes.append(line[2:])
+        continue
+    if not line.startswith("R "):
+        continue
+    f = line.split()[1:]
+    if not f:
+        continue
+    R[f[0]] = f[1:]
+    multi.setdefault(f[0], []).append(f[1:])
+
+rows = []
+
+
+def row(item, figure, ours, peer, ratio, goal, met, note=""):
+    rows.append((item, figure, ours, peer, ratio, goal, met, note))
+
+
+def us(ns):
+    return "%.1f µs" % (float(ns) / 1000)
+
+
+def secs(ns):
+    return "%.3f s" % (float(ns) / 1e9)
+
+
+def verdict(ok):
+    return "met" if ok else "**missed**"
+
+
+# 1. interrupt round trip
+irq = {m[0]: m[1:] for m in multi.get("irq_stats", [])}
+runs = {}
+for m in multi.get("irq_run", []):
+    runs.setdefault(m[0], []).append(int(m[2]))
+names = {"edu": "iio_edu (INTx)", "intx": "iio_pci_generic INTx",
+         "msi": "iio_pci_generic MSI"}
+if "uio" in irq:
+    n, umed, up99, ur2r, ur2r99, umin = map(int, irq["uio"])
+    rng = lambda m: "run medians %s–%s" % (us(min(runs[m])), us(max(runs[m]))) if m in runs else ""
+    for m in ("edu", "intx", "msi"):
+        if m not in irq:
+            continue
+        n, med, p99, r2r, r2r99, mn = map(int, irq[m])
+        row("1 irq round trip", "%s median (%d rounds)" % (names[m], n),
+            us(med), us(umed), "%.2f" % (med / umed), "≤ 0.70",
+            verdict(med <= 0.7 * umed), rng(m) + "; uio " + rng("uio"))
+        row("1 irq round trip", "%s p99" % names[m], us(p99), us(up99),
+            "%.2f" % (p99 / up99), "≤ 1.00", verdict(p99 <= up99), "")
+    for m in ("edu", "intx", "msi"):
+        if m not in irq:
+            continue
+        n, med, p99, r2r, r2r99, mn = map(int, irq[m])
+        row("1 floor", "%s raise-to-read median" % names[m], us(r2r),
+            us(ur2r), "%.2f" % (r2r / ur2r), "(report)", "",
+            "p99 %s vs %s; fastest round %s vs %s" % (us(r2r99), us(ur2r99), us(mn), us(umin)))
+
+# 2. event rate
+for r in multi.get("rate", []):
+    freq, lis, gen, dlv, missed, maxnew = r
+    gen, dlv = float(gen), float(dlv)
+    row("2 event rate", "dummy freq=%s, %s listener%s: events/s each" %
+        (freq, lis, "" if lis == "1" else "s"),
+        "%.0f" % dlv, "%.0f" % gen, "%.3f" % (dlv / gen if gen else 0),
+        "0 missed", verdict(int(missed) == 0),
+        "%s missed in all, largest jump %s; timer %.0f%% of freq" %
+        (missed, maxnew, 100 * gen / float(freq)))
+
+# 3. dump
+if "hexdump_ours" in R and "hexdump_peer" in R:
+    size = int(R["dump_size"][0], 16)
+    hlen = int(R["hexdump_len"][0])
+    mb = 1024 * 1024
+    ours = size / mb / (int(R["hexdump_ours"][0]) / 1e9)
+    peer = hlen / mb / (int(R["hexdump_peer"][0]) / 1e9)
+    row("3 dump", "hex: iioctl dump (%d MiB) vs busybox hexdump -C (%d MiB), MiB/s" %
+        (size // mb, hlen // mb), "%.2f" % ours, "%.3f" % peer,
+        "%.0f" % (ours / peer), "≥ 50", verdict(ours >= 50 * peer),
+        "output identical on the first 256 KiB: %s" % R.get("dump_same", ["?"])[0])
+    same = hlen / mb / (int(R["hexdump_ours_same"][0]) / 1e9)
+    row("3 dump", "hex, both on the same %d MiB, MiB/s" % (hlen // mb),
+        "%.2f" % same, "%.3f" % peer, "%.0f" % (same / peer), "≥ 50",
+        verdict(same >= 50 * peer), "")
+    m = size / mb / (int(R["hexdump_ours_mmap"][0]) / 1e9)
+    row("3 dump", "hex --mmap vs hex read(), MiB/s", "%.2f" % m, "%.2f" % ours,
+        "%.2f" % (m / ours), "(report)", "", "")
+    for key, peer_key, what in (("raw_ours", "raw_peer", "raw: iioctl dump --raw vs dd bs=1M, to /dev/null"),
+                                ("raw_pipe_ours", "raw_pipe_peer", "raw through a pipe (| cat)"),
+                                ("raw_ours", "raw_peer_512", "raw vs dd with its default bs=512")):
+        o, p = int(R[key][0]), int(R[peer_key][0])
+        goal = "≤ 1.10" if peer_key == "raw_peer" else "(report)"
+        row("3 dump", what + " (%d MiB), time" % (size // mb), secs(o), secs(p),
+            "%.2f" % (o / p), goal, verdict(o <= 1.1 * p) if goal != "(report)" else "", "")
+    o = int(R["raw_ours_mmap"][0])
+    row("3 dump", "raw --mmap vs raw read(), time", secs(o), secs(int(R["raw_ours"][0])),
+        "%.2f" % (o / int(R["raw_ours"][0])), "(report)", "",
+        "--mmap makes one 8-byte load per value by design")
+    rb, rn = map(int, R["memread_read"])
+    mb_, mn = map(int, R["memread_mmap"])
+    row("3 dump", "C program: read() 1 MiB calls vs mmap+memcpy, MiB/s",
+        "%.0f" % (rb / mb / (rn / 1e9)), "%.0f" % (mb_ / mb / (mn / 1e9)),
+        "%.3f" % (mn / rn), "(report)", "",
+        "ours = read(), peer = mmap")
+
+# 4. scripting
+if "batch" in R:
+    n = int(R["pokes_n"][0])
+    procs = int(R["poke_procs_n"][0])
+    scale = n / procs
+    b = int(R["batch"][0])
+    dv = int(R["devmem_procs"][0]) * scale
+    pp = int(R["poke_procs"][0]) * scale
+    cm = int(R["c_mmap"][0])
+    cp = int(R["c_pwrite"][0])
+    bm = int(R["batch_mmap"][0])
+    sc = "" if procs == n else " (%d processes, scaled ×%g)" % (procs, scale)
+    row("4 scripting", "%d pokes: iioctl batch vs busybox devmem loop%s" % (n, sc),
+        secs(b), secs(dv), "%.4f" % (b / dv), "≤ 0.002 (500×)",
+        verdict(b * 500 <= dv), "%.0f× faster" % (dv / b))
+    row("4 scripting", "iioctl batch vs C program storing through mmap",
+        secs(b), secs(cm), "%.1f" % (b / cm), "≤ 10", verdict(b <= 10 * cm), "")
+    row("4 scripting", "iioctl batch vs C program, one pwrite() per poke",
+        secs(b), secs(cp), "%.1f" % (b / cp), "(report)", "", "")
+    row("4 scripting", "batch of poke --mmap lines vs batch of poke lines",
+        secs(bm), secs(b), "%.2f" % (bm / b), "(report)", "",
+        "a mapping per line")
+    row("4 scripting", "%d iioctl poke processes vs devmem processes%s" % (n, sc),
+        secs(pp), secs(dv), "%.2f" % (pp / dv), "(report)", "",
+        "devmem read back: %s (edu's ~0x12345678)" % R.get("devmem_check", ["?"])[0])
+
+# 5. the suite
+if "host_boot_first_line" in R:
+    boot = float(R["host_boot_first_line"][0])
+    row("5 suite", "boot: qemu/run start to the guest's first line (smp=%s)" % smp,
+        "%.2f s" % boot, "9 s (goal)", "%.2f" % (boot / 9), "≤ 1.00",
+        verdict(boot <= 9), "guest uptime then %s s" % R.get("boot_uptime", ["?"])[0])
+row("5 suite", "make check wall time, warm build, 2 cores", "TODO", "180 s (goal)",
+    "TODO", "≤ 1.00", "TODO",
+    "TODO: fill in from `make >/dev/null && time make check`")
+
+print("# make bench results")
+print()
+print("Made by `%s` (QEMU TCG, QEMU_SMP=%s, git %s, %s, host %d-core, shared)." %
+      (command, smp, rev, time.strftime("%Y-%m-%d"), __import__("os").cpu_count()))
+print("Ratio is always ours / peer; the goal column says which way is good.")
+if R.get("done", ["1"])[0] != "0" or R.get("qemu_status", ["1"])[0] != "0":
+    print()
+    print("**The guest run reported failures; see the notes.**")
+print()
+print("| item | figure | ours | peer | ratio | goal | | note |")
+print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+for r in rows:
+    print("| " + " | ".join(r) + " |")
+print()
+print("Notes from the guest:")
+print()
+for n in notes:
+    print("    " + n)
+st = {m[0]: (float(m[1]), float(m[2])) for m in multi.get("section_time", [])}
+if st:
+    print()
+    print("Guest time per section: " + ", ".join("%s %.0f s" % (k, v[1] - v[0]) for k, v in st.items()) +
+          "; whole run %s s from the host." % R.get("host_total", ["?"])[0])
