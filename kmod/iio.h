@@ -27,9 +27,6 @@
 #define IIO_IRQ_CYCLIC		(-1)	/* hrtimer at iio_device.freq */
 #define IIO_IRQ_ONESHOT		(-2)	/* hrtimer armed by iio_event_arm() */
 
-/* Longest write() to the event device; longer ones fail with EINVAL. */
-#define IIO_EVENT_WRITE_MAX	64
-
 /* Highest cyclic rate: a 10 us period, so a timer cannot starve a CPU. */
 #define IIO_MAX_FREQ		100000
 

@@ -339,8 +339,13 @@ static ssize_t iio_transfer(struct file *filp, char __user *ubuf,
 	u8 *bounce = small;
 	ssize_t done = 0, ret = 0;
 
-	if (!count)
-		return 0;
+	if (!count) {
+		/* nothing to move, but a device that went away still says so */
+		down_read(&icd->info_lock);
+		ret = icd->info ? 0 : -EIO;
+		up_read(&icd->info_lock);
+		return ret;
+	}
 	if (count > IIO_SMALL_BOUNCE) {
 		bounce_size = IIO_BOUNCE_SIZE;
 		bounce = kmalloc(bounce_size, GFP_KERNEL);

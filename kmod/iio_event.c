@@ -35,6 +35,7 @@
  *  - read() and write() on a device without an event source, or after
  *    unregistration (blocked readers wake up), fail with EIO.
  *  - O_ASYNC: SIGIO on every event (and POLL_HUP on unregistration).
+ *  - No position: lseek, pread and pwrite fail with ESPIPE.
  *  - A device with several vectors has one such event node per vector,
  *    each with its own count and listeners; write() to the node of a
  *    vector other than 0 fails with EOPNOTSUPP.
@@ -343,7 +344,8 @@ static int iio_event_open(struct inode *inode, struct file *filp)
 	l->seen = atomic_read(&l->q->count);
 	atomic_inc(&l->q->listeners);
 	filp->private_data = l;
-	return 0;
+	/* no position: pread and pwrite fail with ESPIPE, as lseek does */
+	return stream_open(inode, filp);
 
 err_free:
 	kfree(l);

@@ -24,6 +24,9 @@
 #define IIO_MINOR_OUT		2
 #define IIO_MINOR_EVENT		3
 
+/* Longest write() to an event node; longer ones fail with EINVAL. */
+#define IIO_EVENT_WRITE_MAX	64
+
 /* Event vectors of one device: /dev/iioN_event and /dev/iioN_event1..7 */
 #define IIO_MAX_VECTORS		8
 

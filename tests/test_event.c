@@ -13,6 +13,7 @@
 #include <sys/select.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "lib/iio_test.h"
@@ -65,6 +66,23 @@ static void nonblocking_gives_eagain(void)
 	event_inject(nr, 1);
 	EXPECT_EQ(read(fd, &c, sizeof(c)), 4);
 	EXPECT_ERRNO(read(fd, &c, sizeof(c)), EAGAIN);
+	close(fd);
+}
+
+/* no position: lseek, pread and pwrite fail with ESPIPE; no mmap */
+static void no_position(void)
+{
+	uint32_t c = 1;
+	int fd;
+
+	setup();
+	fd = open_event(O_RDWR);
+	EXPECT_ERRNO(lseek(fd, 0, SEEK_SET), ESPIPE);
+	EXPECT_ERRNO(pread(fd, &c, sizeof(c), 0), ESPIPE);
+	EXPECT_ERRNO(pwrite(fd, &c, sizeof(c), 0), ESPIPE);
+	EXPECT_ERRNO(mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0), ENODEV);
+	EXPECT_EQ(write(fd, &c, sizeof(c)), 4);	/* plain write still works */
+	EXPECT_EQ(read(fd, &c, sizeof(c)), 4);
 	close(fd);
 }
 
@@ -452,6 +470,7 @@ static const struct check_case cases[] = {
 	CASE(read_returns_total_count),
 	CASE(nonblocking_gives_eagain),
 	CASE(short_buffer_is_einval),
+	CASE(no_position),
 	CASE(two_listeners_see_every_event),
 	CASE(four_listeners_see_every_event),
 	CASE(blocked_readers_all_wake),

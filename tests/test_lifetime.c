@@ -134,6 +134,8 @@ static void calls_after_remove_fail(void)
 	EXPECT_ERRNO(read(fd, buf, 8), EIO);
 	EXPECT_ERRNO(pread(in, buf, 8, 0), EIO);
 	EXPECT_ERRNO(write(fd, buf, 8), EIO);
+	EXPECT_ERRNO(read(fd, buf, 0), EIO);	/* even with nothing to move */
+	EXPECT_ERRNO(write(fd, buf, 0), EIO);
 	EXPECT_ERRNO(lseek(fd, 0, SEEK_SET), EIO);
 	EXPECT_ERRNO(mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0), ENODEV);
 	EXPECT_ERRNO(read(efd, &c, 4), EIO);
