@@ -13,12 +13,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "batch.h"
 #include "common.h"
-
-#define MAX_WORDS 64
 
 /* Splits line in place into words; returns their number. */
 static int split_words(char *line, const char **words)
+{
+	const char *why;
+	int n = batch_split_words(line, words, &why);
+
+	if (n < 0)
+		die(IIOCTL_EUSAGE, "%s", why);
+	return n;
+}
+
+int batch_split_words(char *line, const char **words, const char **why)
 {
 	char *in = line, *out = line;
 	int n = 0;
@@ -27,24 +36,28 @@ static int split_words(char *line, const char **words)
 		while (*in == ' ' || *in == '\t' || *in == '\r')
 			in++;
 		if (!*in || *in == '#')
-			return n;
-		if (n == MAX_WORDS)
-			die(IIOCTL_EUSAGE, "more than %d words", MAX_WORDS);
+			break;
+		if (n == BATCH_MAX_WORDS) {
+			*why = BATCH_TOO_MANY_WORDS;
+			return -1;
+		}
 		words[n++] = out;
 		while (*in && *in != ' ' && *in != '\t' && *in != '\r') {
-			char quote = 0;
-
 			if (*in == '\'' || *in == '"') {
-				quote = *in++;
+				char quote = *in++;
+
 				while (*in && *in != quote) {
 					if (quote == '"' && *in == '\\' &&
 					    (in[1] == '"' || in[1] == '\\'))
 						in++;
 					*out++ = *in++;
 				}
-				if (!*in)
-					die(IIOCTL_EUSAGE, "unterminated %c quote",
-					    quote);
+				if (!*in) {
+					*why = quote == '"' ?
+						"unterminated \" quote" :
+						"unterminated ' quote";
+					return -1;
+				}
 				in++;
 			} else if (*in == '\\' && in[1]) {
 				in++;
@@ -57,11 +70,13 @@ static int split_words(char *line, const char **words)
 			in++;
 		*out++ = '\0';
 	}
+	words[n] = NULL;
+	return n;
 }
 
-static int run_lines(char *text, size_t len)
+int batch_run_lines(char *text, size_t len)
 {
-	const char *words[MAX_WORDS + 1];
+	const char *words[BATCH_MAX_WORDS + 1];
 	char *line, *next, *copy;
 	unsigned long nr = 0;
 	int n, status;
@@ -77,7 +92,6 @@ static int run_lines(char *text, size_t len)
 		iioctl_batch_line = nr;
 		n = split_words(copy, words);
 		if (n) {
-			words[n] = NULL;
 			if (!strcmp(words[0], "batch"))
 				die(IIOCTL_EUSAGE, "batch cannot be nested");
 			status = iioctl_run_command(n, words);
@@ -110,9 +124,9 @@ static int do_batch(int argc, const char **argv)
 		die(IIOCTL_EUSAGE, "batch cannot be nested");
 	text = load_input(input, SIZE_MAX - 1, &len);
 	iioctl_dry_run = true;
-	run_lines((char *)text, len);
+	batch_run_lines((char *)text, len);
 	iioctl_dry_run = false;
-	run_lines((char *)text, len);
+	batch_run_lines((char *)text, len);
 	free(text);
 	return IIOCTL_OK;
 }

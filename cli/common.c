@@ -48,6 +48,14 @@ void die_perror(int status, const char *fmt, ...)
 	exit(status);
 }
 
+void die_open(const char *path, const char *how)
+{
+	if ((errno == EACCES || errno == EPERM) && geteuid() != 0)
+		die(IIOCTL_EDEVICE, "%s: permission denied (the iio nodes are root-only; see iio(4) for a udev rule)",
+		    path);
+	die_perror(IIOCTL_EDEVICE, "cannot open %s%s", path, how);
+}
+
 int errno_status(int err)
 {
 	/* Every node fails with EIO once its device is unregistered. */

@@ -52,6 +52,12 @@ noreturn void die(int status, const char *fmt, ...)
 /* The same, with ": strerror(errno)" appended. */
 noreturn void die_perror(int status, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/*
+ * Opening the node path failed (errno): "cannot open PATH[HOW]: why"
+ * (status 1), or, for a user other than root refused access, one line
+ * saying the nodes are root-only (status 1 too).
+ */
+noreturn void die_open(const char *path, const char *how);
 /* The status a failed device access with this errno maps to. */
 int errno_status(int err);
 

@@ -266,7 +266,7 @@ void device_resolve(const char *arg, struct iio_target *t)
 	if (strchr(arg, '/')) {
 		if (strlen(arg) >= sizeof(t->path))
 			die(IIOCTL_EUSAGE, "device path too long");
-		strcpy(t->path, arg);
+		copy_string(t->path, sizeof(t->path), arg);
 		if (!stat(arg, &st) && S_ISCHR(st.st_mode)) {
 			/* ours if the device's dev attribute has its major */
 			char want[32];

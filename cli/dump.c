@@ -36,7 +36,7 @@ static void init_tables(void)
 	for (b = 0; b < 256; b++) {
 		hex_pair[2 * b] = hex_digits[b >> 4];
 		hex_pair[2 * b + 1] = hex_digits[b & 0xf];
-		ascii[b] = b >= 0x20 && b < 0x7f ? (char)b : '.';
+		ascii[b] = (char)(b >= 0x20 && b < 0x7f ? b : '.');
 		memcpy(&hex_blank[b], (char[4]){ hex_pair[2 * b],
 			hex_pair[2 * b + 1], ' ', ' ' }, 4);
 	}
@@ -147,7 +147,8 @@ static void print_text(const char *text)
 	char *o = out_reserve();
 	size_t n = strlen(text);
 
-	memcpy(o, text, n);
+	/* into the output buffer, which is written with its length */
+	memcpy(o, text, n); /* NOLINT(bugprone-not-null-terminated-result) */
 	out_len += n;
 }
 

@@ -123,6 +123,7 @@ static int do_list(int argc, const char **argv)
 			    "         EVENTS LISTENERS DEV PARENT (DEV, NR, PARENT not by default)");
 	ncols = pick_columns(output, cols);
 	n = device_list_fresh(&all);
+	/* an array of pointers: NOLINTNEXTLINE(bugprone-sizeof-expression) */
 	devs = xmalloc((n ? n : 1) * sizeof(*devs));
 	if (!poptPeekArg(ctx)) {
 		for (i = 0; i < n; i++)
@@ -133,7 +134,8 @@ static int do_list(int argc, const char **argv)
 		while ((arg = poptGetArg(ctx))) {
 			device_resolve(arg, &t);
 			if (ndevs == cap)
-				devs = xrealloc(devs, (cap *= 2) * sizeof(*devs));
+				/* NOLINTNEXTLINE(bugprone-sizeof-expression) */
+				devs = xrealloc(devs, (cap = cap ? 2 * cap : 8) * sizeof(*devs));
 			devs[ndevs++] = t.dev;
 		}
 	}

@@ -193,7 +193,7 @@ int main(int argc, const char **argv)
 		return IIOCTL_OK;
 	}
 	args = poptGetArgs(ctx);
-	if (help || !args) {
+	if (help || !args || !args[0]) {
 		print_usage(stdout);
 		poptFreeContext(ctx);
 		return IIOCTL_OK;

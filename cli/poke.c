@@ -39,7 +39,7 @@ static int poke_from(struct region *r, uint64_t offset, const char *path,
 		if (i < len)
 			die(IIOCTL_EDEVICE, "%s: verify failed: read back 0x%02x at 0x%llx after writing 0x%02x",
 			    r->label, back[i],
-			    (unsigned long long)(offset + i), buf[i]);
+			    (unsigned long long)offset + i, buf[i]);
 		free(back);
 	}
 	region_close(r);
@@ -50,7 +50,7 @@ static int poke_from(struct region *r, uint64_t offset, const char *path,
 static int do_poke(int argc, const char **argv)
 {
 	const char *width_arg = NULL, *mask_arg = NULL, *from = NULL;
-	uint64_t offset, value, mask, all, old = 0, back;
+	uint64_t offset, value, mask, all, old, back;
 	unsigned width = 4;
 	int verify = 0;
 	struct region r;

@@ -63,7 +63,7 @@ void region_select(struct region *r, const char *dev_arg)
 	r->fd = -1;
 	r->use_mmap = region_opts.mmap;
 	if (t.path[0])
-		strcpy(r->path, t.path);
+		copy_string(r->path, sizeof(r->path), t.path);
 	else
 		node_path(t.dev, node, r->path, sizeof(r->path));
 	snprintf(r->label, sizeof(r->label), "%s%s", t.dev->label,
@@ -104,8 +104,7 @@ void region_open(struct region *r, bool write, uint64_t offset,
 
 	r->fd = node_open(r->path, write ? O_RDWR : O_RDONLY);
 	if (r->fd < 0)
-		die_perror(IIOCTL_EDEVICE, "cannot open %s%s", r->path,
-			   write ? " for writing" : "");
+		die_open(r->path, write ? " for writing" : "");
 	if (!r->use_mmap || !len)
 		return;
 	r->map_start = offset - offset % (uint64_t)page;

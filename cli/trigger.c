@@ -64,7 +64,7 @@ static int do_trigger(int argc, const char **argv)
 	target_event_path(&t, path, sizeof(path));
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
-		die_perror(IIOCTL_EDEVICE, "cannot open %s", path);
+		die_open(path, "");
 	n = write(fd, raw ? (const void *)bytes : &value, len);
 	if (n < 0 && errno == EOPNOTSUPP)
 		die(IIOCTL_ENOEVENTS, "%s: stub has no event_write", dev->label);

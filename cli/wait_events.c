@@ -127,7 +127,7 @@ static int do_wait_events(int argc, const char **argv)
 	last = device_event_count(dev);
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
-		die_perror(IIOCTL_EDEVICE, "cannot open %s", path);
+		die_open(path, "");
 
 	/* SIGINT only interrupts ppoll(): no lost wake-up */
 	memset(&sa, 0, sizeof(sa));

@@ -91,7 +91,7 @@ struct iio_class_dev;
  *		wants DMA buffers; its DMA mask must be set
  * @dma_size:	size of each coherent DMA buffer the framework allocates on
  *		@dma_dev at registration (rounded up to pages, at most
- *		%IIO_DMA_MAX_SIZE; 0: none, and the first 0 ends the list).
+ *		%IIO_DMA_MAX_SIZE; 0: none; a size after a 0 is -EINVAL).
  *		User space finds buffer K in sysfs as dmaK/ under the device
  *		(size, bus_addr) and reads, writes and maps dmaK/buffer.  The
  *		stub must stop the device's DMA (pci_clear_master()) before

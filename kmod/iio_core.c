@@ -92,7 +92,7 @@ IIO_ATTR_RO(read_offset, "0x%lx", idev->read_offset);
 IIO_ATTR_RO(read_len, "0x%lx", idev->read_len);
 IIO_ATTR_RO(write_offset, "0x%lx", idev->write_offset);
 IIO_ATTR_RO(write_len, "0x%lx", idev->write_len);
-IIO_ATTR_RO(listener, "%d", atomic_read(&icd->evq[0].listeners));
+IIO_ATTR_RO(listener, "%u", (u32)atomic_read(&icd->evq[0].listeners));
 IIO_ATTR_RO(event, "%u", (u32)atomic_read(&icd->evq[0].count));
 IIO_ATTR_RO(vectors, "%u", icd->vectors);
 IIO_ATTR_RO(type, "%s", idev->virtaddr || idev->kernaddr ? "mem" : "port");
@@ -128,11 +128,13 @@ static ssize_t dma_request_store(struct device *dev,
 	unsigned long long size;
 	int ret;
 
-	ret = kstrtoull(buf, 0, &size);
+	/* decimal or 0x hex, never octal (as everywhere in iio's ABI) */
+	if (buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X'))
+		ret = kstrtoull(buf + 2, 16, &size);
+	else
+		ret = kstrtoull(buf, 10, &size);
 	if (ret)
 		return ret;
-	if (size > SIZE_MAX)
-		return -EINVAL;
 
 	down_read(&icd->info_lock);
 	ret = icd->info ? iio_dma_request(icd, icd->info, size) : -ENODEV;
@@ -159,8 +161,9 @@ static struct attribute *iio_attrs[] = {
 	NULL,
 };
 
-/* A window's attributes exist only when the window does; dma_request
- * only where the stub lets user space add DMA buffers.
+/*
+ * A window's attributes exist only when the window does; dma_request only
+ * where the stub lets user space add DMA buffers.
  */
 static umode_t iio_attr_is_visible(struct kobject *kobj, struct attribute *a,
 				   int n)
@@ -459,20 +462,19 @@ static int iio_validate(const struct iio_device *idev)
 		return -EINVAL;
 	if (idev->irq < IIO_IRQ_ONESHOT || idev->vectors > IIO_MAX_VECTORS)
 		return -EINVAL;
+	if (idev->irq == IIO_IRQ_CYCLIC && idev->freq > IIO_MAX_FREQ)
+		return -EINVAL;
 	return iio_dma_validate(idev);
 }
 
 /*
- * Make @icd unfindable and revoke @idev: no new open finds it, the event
- * source is stopped, open files fail from now on (blocked readers and
- * pollers are woken) and user mappings of the region are zapped.
+ * Revoke @idev: the event source is stopped, open files fail from now on
+ * (blocked readers and pollers are woken), sysfs shows and stores see
+ * nothing, and user mappings of the region are zapped.  Doing it twice is
+ * harmless (the error path of registration may).
  */
-static void iio_unpublish(struct iio_class_dev *icd, struct iio_device *idev)
+static void iio_revoke(struct iio_class_dev *icd, struct iio_device *idev)
 {
-	mutex_lock(&iio_lock);
-	idr_replace(&iio_idr, NULL, icd->nr);
-	mutex_unlock(&iio_lock);
-
 	down_write(&icd->info_lock);
 	iio_event_stop(icd, idev);
 	icd->info = NULL;
@@ -481,6 +483,15 @@ static void iio_unpublish(struct iio_class_dev *icd, struct iio_device *idev)
 	iio_event_revoke(icd);
 	unmap_mapping_range(icd->inode->i_mapping, 0, 0, 1);
 	idev->icd = NULL;
+}
+
+/* Make @icd unfindable (no new open finds it), then revoke @idev. */
+static void iio_unpublish(struct iio_class_dev *icd, struct iio_device *idev)
+{
+	mutex_lock(&iio_lock);
+	idr_replace(&iio_idr, NULL, icd->nr);
+	mutex_unlock(&iio_lock);
+	iio_revoke(icd, idev);
 }
 
 /**
@@ -562,10 +573,10 @@ int iio_register_device(struct device *parent, struct iio_device *idev)
 		goto err_del_cdev;
 
 	/* vectors 1 and up: minors N * IIO_MAX_VECTORS + 1 ... of their own */
-	cdev_init(&icd->vector_cdev, &iio_event_fops);
-	icd->vector_cdev.owner = THIS_MODULE;
-	cdev_set_parent(&icd->vector_cdev, &icd->dev.kobj);
 	if (icd->vectors > 1) {
+		cdev_init(&icd->vector_cdev, &iio_event_fops);
+		icd->vector_cdev.owner = THIS_MODULE;
+		cdev_set_parent(&icd->vector_cdev, &icd->dev.kobj);
 		ret = cdev_add(&icd->vector_cdev,
 			       MKDEV(MAJOR(iio_vector_devt),
 				     icd->nr * IIO_MAX_VECTORS + 1),
@@ -574,41 +585,46 @@ int iio_register_device(struct device *parent, struct iio_device *idev)
 			goto err_del_event_cdev;
 	}
 
-	/*
-	 * Findable from here on, before device_add() announces it: a program
-	 * that opens the node on the ADD uevent must not get ENODEV.  Every
-	 * error path below revokes it like an unregistration.
-	 */
+	/* The handler may run from here on; nothing can open a node yet. */
 	idev->icd = icd;
+	ret = iio_event_start(icd, idev);
+	if (ret)
+		goto err_del_vector_cdev;
+
+	/*
+	 * The ADD uevent only once everything exists: the nodes and the DMA
+	 * buffers are class-less children, which send no uevents of their
+	 * own, and the number is findable, so a program that opens any node
+	 * on the uevent (udev's RUN) succeeds.
+	 */
+	dev_set_uevent_suppress(&icd->dev, true);
+	ret = device_add(&icd->dev);
+	if (ret)
+		goto err_stop_events;
+
+	ret = iio_nodes_add(icd, idev);
+	if (!ret)
+		ret = iio_dma_add_all(icd, idev);
+	if (ret)
+		goto err_del_children;
+
 	mutex_lock(&iio_lock);
 	idr_replace(&iio_idr, icd, icd->nr);
 	mutex_unlock(&iio_lock);
-
-	ret = device_add(&icd->dev);
-	if (ret)
-		goto err_unpublish;
-
-	ret = iio_nodes_add(icd, idev);
-	if (ret)
-		goto err_del_dev;
-
-	ret = iio_dma_add_all(icd, idev);
-	if (ret)
-		goto err_del_nodes;
-
-	ret = iio_event_start(icd, idev);
-	if (ret)
-		goto err_del_dma;
+	dev_set_uevent_suppress(&icd->dev, false);
+	kobject_uevent(&icd->dev.kobj, KOBJ_ADD);
 	return icd->nr;
 
-err_del_dma:
+err_del_children:
+	/* sysfs stores (dma_request) may already run: revoke first */
+	iio_revoke(icd, idev);
 	iio_dma_del_all(icd);
-err_del_nodes:
 	iio_nodes_del(icd);
-err_del_dev:
 	device_del(&icd->dev);
-err_unpublish:
-	iio_unpublish(icd, idev);
+err_stop_events:
+	iio_revoke(icd, idev);
+err_del_vector_cdev:
+	idev->icd = NULL;
 	if (icd->vectors > 1)
 		cdev_del(&icd->vector_cdev);
 err_del_event_cdev:

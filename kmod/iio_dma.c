@@ -9,7 +9,8 @@
  * child device of /sys/class/iio/iioN:
  *
  *   dmaK/size      bytes, hex ("0x10000")
- *   dmaK/bus_addr  the address the device uses, hex
+ *   dmaK/bus_addr  the address the device uses, hex; mode 0400, as it
+ *                  gives away a physical address
  *   dmaK/buffer    the memory: read, write (any size and offset) and
  *                  mmap (MAP_SHARED, from offset 0 up to size), mode 0600
  *
@@ -17,12 +18,14 @@
  * framework knows: user space can program the device with any bus
  * address, so only root may use these files (and the region nodes).
  *
- * Lifetime: the buffer is a struct device whose release function frees
- * the memory.  Unregistration deletes it first: sysfs (kernfs) waits for
- * every read, write and mmap in progress, then zaps every user mapping
- * of dmaK/buffer, so a later touch raises SIGBUS and open files get
- * ENODEV; the last put_device() frees the memory.  Nothing of the
- * buffer is reachable from user space once it is freed.
+ * Lifetime: unregistration deletes each buffer's device first: sysfs
+ * (kernfs) waits for every read, write, mmap and page fault in progress,
+ * then zaps every user mapping of dmaK/buffer, so a later touch raises
+ * SIGBUS and open files get ENODEV.  Then the memory is freed, while the
+ * stub's device is still bound.  mmap() only checks the request: pages
+ * are inserted by the fault handler, which runs with the file active, so
+ * no page can be mapped after the zap (inserting them in mmap() would
+ * race: the new VMA is not yet on the file's mapping while ->mmap runs).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -74,7 +77,7 @@ static ssize_t bus_addr_show(struct device *dev, struct device_attribute *attr,
 	return sysfs_emit(buf, "0x%llx\n",
 			  (unsigned long long)to_iio_dma_buffer(dev)->bus_addr);
 }
-static DEVICE_ATTR_RO(bus_addr);
+static DEVICE_ATTR_ADMIN_RO(bus_addr);
 
 static struct attribute *iio_dma_attrs[] = {
 	&dev_attr_size.attr,
@@ -111,28 +114,57 @@ static ssize_t iio_dma_write(struct file *file, struct kobject *kobj,
 	return count;
 }
 
+/* kernfs calls it with the file active: the buffer cannot go meanwhile */
+static vm_fault_t iio_dma_fault(struct vm_fault *vmf)
+{
+	struct iio_dma_buffer *buffer = vmf->vma->vm_private_data;
+	void *p;
+
+	if (vmf->pgoff >= buffer->size >> PAGE_SHIFT)
+		return VM_FAULT_SIGBUS;
+	p = buffer->cpu_addr + (vmf->pgoff << PAGE_SHIFT);
+	return vmf_insert_pfn(vmf->vma, vmf->address,
+			      is_vmalloc_addr(p) ? vmalloc_to_pfn(p) :
+						   page_to_pfn(virt_to_page(p)));
+}
+
+static const struct vm_operations_struct iio_dma_vm_ops = {
+	.fault = iio_dma_fault,
+};
+
 static int iio_dma_mmap(struct file *file, struct kobject *kobj,
 			struct bin_attribute *attr, struct vm_area_struct *vma)
 {
 	struct iio_dma_buffer *buffer = attr->private;
 	unsigned long pages = vma_pages(vma);
 
-	if (!(vma->vm_flags & VM_SHARED))
+	/* VM_MAYSHARE: VM_SHARED is cleared for a read-only file */
+	if (!(vma->vm_flags & VM_MAYSHARE))
 		return -EINVAL;
 	if (vma->vm_pgoff >= buffer->size >> PAGE_SHIFT ||
 	    pages > (buffer->size >> PAGE_SHIFT) - vma->vm_pgoff)
 		return -EINVAL;
-	return dma_mmap_coherent(buffer->dma_dev, vma, buffer->cpu_addr,
-				 buffer->bus_addr, buffer->size);
+	/* coherent memory of x86's dma-direct: ordinary cached pages */
+	vma->vm_flags |= VM_PFNMAP | VM_DONTEXPAND | VM_DONTDUMP;
+	vma->vm_private_data = buffer;
+	vma->vm_ops = &iio_dma_vm_ops;
+	return 0;
 }
 
+static void iio_dma_free(struct iio_dma_buffer *buffer)
+{
+	if (buffer->cpu_addr)
+		dma_free_coherent(buffer->dma_dev, buffer->size,
+				  buffer->cpu_addr, buffer->bus_addr);
+	buffer->cpu_addr = NULL;
+}
+
+/* Normally the memory is gone already (iio_dma_del_all()). */
 static void iio_dma_release(struct device *dev)
 {
 	struct iio_dma_buffer *buffer = to_iio_dma_buffer(dev);
 
-	if (buffer->cpu_addr)
-		dma_free_coherent(buffer->dma_dev, buffer->size,
-				  buffer->cpu_addr, buffer->bus_addr);
+	iio_dma_free(buffer);
 	put_device(buffer->dma_dev);
 	kfree(buffer);
 }
@@ -142,8 +174,8 @@ static void iio_dma_release(struct device *dev)
  * @idev: the stub's description
  *
  * Return: 0, or -EINVAL when a size is over %IIO_DMA_MAX_SIZE, a size
- * follows a 0, or sizes or a dma_user_max are given without
- * @idev->dma_dev.
+ * follows a 0, sizes or a dma_user_max are given without @idev->dma_dev,
+ * or @idev->dma_dev has no coherent DMA mask.
  */
 int iio_dma_validate(const struct iio_device *idev)
 {
@@ -160,7 +192,12 @@ int iio_dma_validate(const struct iio_device *idev)
 		if (ended || !idev->dma_dev || size > IIO_DMA_MAX_SIZE)
 			return -EINVAL;
 	}
-	return idev->dma_user_max && !idev->dma_dev ? -EINVAL : 0;
+	if (idev->dma_user_max && !idev->dma_dev)
+		return -EINVAL;
+	/* dma_alloc_coherent() would warn */
+	if (idev->dma_dev && !idev->dma_dev->coherent_dma_mask)
+		return -EINVAL;
+	return 0;
 }
 
 static int iio_dma_add(struct iio_class_dev *icd, struct device *dma_dev,
@@ -183,7 +220,8 @@ static int iio_dma_add(struct iio_class_dev *icd, struct device *dma_dev,
 		goto err_put;
 
 	buffer->cpu_addr = dma_alloc_coherent(dma_dev, buffer->size,
-					      &buffer->bus_addr, GFP_KERNEL);
+					      &buffer->bus_addr,
+					      GFP_KERNEL | __GFP_NOWARN);
 	if (!buffer->cpu_addr) {
 		ret = -ENOMEM;
 		goto err_put;
@@ -220,7 +258,7 @@ err_put:
  * @idev: its stub's description (info_lock held for reading)
  * @size: bytes, rounded up to pages
  *
- * The buffer becomes the lowest free dmaK.
+ * The buffer becomes the lowest free dmaK after the stub's own.
  *
  * Return: 0; -EINVAL for 0 or more than %IIO_DMA_MAX_SIZE; -E2BIG when the
  * buffers user space added would exceed @idev->dma_user_max; -ENOSPC when
@@ -232,13 +270,17 @@ int iio_dma_request(struct iio_class_dev *icd, struct iio_device *idev,
 	unsigned int i;
 	int ret;
 
+	lockdep_assert_held_read(&icd->info_lock);
 	if (!size || size > IIO_DMA_MAX_SIZE)
 		return -EINVAL;
 	size = PAGE_ALIGN(size);
 
 	mutex_lock(&icd->dma_lock);
-	for (i = 0; i < IIO_DMA_MAX && icd->dma[i]; i++)
+	/* after the stub's own buffers, which may not exist yet */
+	for (i = 0; i < IIO_DMA_MAX && idev->dma_size[i]; i++)
 		;
+	while (i < IIO_DMA_MAX && icd->dma[i])
+		i++;
 	if (size > idev->dma_user_max - icd->dma_user_size)
 		ret = -E2BIG;
 	else if (i == IIO_DMA_MAX)
@@ -261,33 +303,41 @@ int iio_dma_request(struct iio_class_dev *icd, struct iio_device *idev,
 int iio_dma_add_all(struct iio_class_dev *icd, struct iio_device *idev)
 {
 	unsigned int i;
-	int ret;
+	int ret = 0;
 
-	for (i = 0; i < IIO_DMA_MAX && idev->dma_size[i]; i++) {
+	mutex_lock(&icd->dma_lock);
+	for (i = 0; i < IIO_DMA_MAX && idev->dma_size[i] && !ret; i++)
 		ret = iio_dma_add(icd, idev->dma_dev, i, idev->dma_size[i]);
-		if (ret) {
-			iio_dma_del_all(icd);
-			return ret;
-		}
-	}
-	return 0;
+	mutex_unlock(&icd->dma_lock);
+	if (ret)
+		iio_dma_del_all(icd);
+	return ret;
 }
 
 /**
  * iio_dma_del_all - unpublish the buffers of @icd
  * @icd: the class device being unregistered
  *
- * Waits for the file operations in progress on every dmaK/buffer and zaps
- * its user mappings (sysfs does both when the file is removed); each
- * buffer is freed when its last reference goes.
+ * Waits for the file operations and faults in progress on every
+ * dmaK/buffer and zaps its user mappings (sysfs does both when the file
+ * is removed), then frees the memory.  The stub has stopped the device's
+ * DMA before.
  */
 void iio_dma_del_all(struct iio_class_dev *icd)
 {
 	int i;
 
+	mutex_lock(&icd->dma_lock);
 	for (i = IIO_DMA_MAX - 1; i >= 0; i--) {
-		if (icd->dma[i])
-			device_unregister(&icd->dma[i]->dev);
+		struct iio_dma_buffer *buffer = icd->dma[i];
+
+		if (!buffer)
+			continue;
 		icd->dma[i] = NULL;
+		device_del(&buffer->dev);
+		iio_dma_free(buffer);
+		put_device(&buffer->dev);
 	}
+	icd->dma_user_size = 0;
+	mutex_unlock(&icd->dma_lock);
 }

@@ -93,14 +93,14 @@ EXPORT_SYMBOL_GPL(iio_event_add);
  * @n: number of events, usually 1
  *
  * As iio_event_add(), for the event node of @vector (/dev/iioN_eventK);
- * a @vector the device does not have is ignored.
+ * a @vector the device does not have is a stub bug: a warning, no event.
  */
 void iio_event_add_vector(struct iio_device *idev, unsigned int vector, u32 n)
 {
 	struct iio_class_dev *icd = idev->icd;
 	struct iio_event_queue *q;
 
-	if (!icd || !n || vector >= icd->vectors)
+	if (!icd || !n || WARN_ON_ONCE(vector >= icd->vectors))
 		return;
 	q = &icd->evq[vector];
 	atomic_add(n, &q->count);
@@ -162,9 +162,6 @@ int iio_event_start(struct iio_class_dev *icd, struct iio_device *idev)
 {
 	unsigned long flags = idev->irq_flags | IRQF_SHARED;
 	int ret;
-
-	if (idev->freq > IIO_MAX_FREQ)
-		return -EINVAL;
 
 	switch (idev->irq) {
 	case IIO_IRQ_NONE:
@@ -324,6 +321,10 @@ static int iio_event_open(struct inode *inode, struct file *filp)
 	icd = iio_event_dev_get(inode, &vector);
 	if (!icd)
 		return -ENODEV;
+	if (vector >= icd->vectors) {
+		iio_class_dev_put(icd);
+		return -ENODEV;
+	}
 
 	l = kzalloc(sizeof(*l), GFP_KERNEL);
 	if (!l) {

@@ -44,8 +44,8 @@ struct iio_event_queue {
  * @vector_node: the same for /dev/iioN_eventK (index K >= 1)
  * @inode:	anonymous inode whose mapping every open file shares, so that
  *		unregistering can zap all user mappings at once
- * @info_lock:	readers: every file operation and sysfs show while it uses
- *		@info; writer: unregistration revoking it
+ * @info_lock:	readers: every file operation, sysfs show and store while
+ *		it uses @info; writer: unregistration revoking it
  * @info:	the stub's description, NULL once unregistered
  * @vectors:	event vectors, at least 1
  * @evq:	the events of each vector (@vectors of them)
@@ -55,7 +55,7 @@ struct iio_event_queue {
  * @stopped:	the event source was stopped for good (unregistration)
  * @irq_requested: a real interrupt was requested
  * @dma:	the DMA buffers, children of @dev; NULL where absent
- * @dma_lock:	serialises adding buffers to @dma from user space
+ * @dma_lock:	serialises adding and deleting the buffers of @dma
  * @dma_user_size: bytes of the buffers user space added
  */
 struct iio_class_dev {

@@ -100,11 +100,13 @@ struct iio_pci_bar {
  * @idev:	the iio device of the lowest BAR
  * @vector:	its number
  * @requested:	its interrupt is requested
+ * @name:	its name in /proc/interrupts, "ADDR bar0 msixK"
  */
 struct iio_pci_vector {
 	struct iio_device *idev;
 	unsigned int vector;
 	bool requested;
+	char name[40];
 };
 
 /**
@@ -278,8 +280,9 @@ static int iio_pci_generic_request_vectors(struct iio_pci_generic *gdev)
 
 		v->idev = &bar->idev;
 		v->vector = i;
+		snprintf(v->name, sizeof(v->name), "%s msix%u", bar->name, i);
 		ret = request_irq(pci_irq_vector(gdev->pdev, i),
-				  iio_pci_generic_vector, 0, bar->name, v);
+				  iio_pci_generic_vector, 0, v->name, v);
 		if (ret) {
 			iio_pci_generic_free_vectors(gdev);
 			return ret;
@@ -335,11 +338,6 @@ static int iio_pci_generic_probe(struct pci_dev *pdev,
 	mutex_init(&gdev->irq_lock);
 	spin_lock_init(&gdev->intx_lock);
 
-	if (vectors > IIO_MAX_VECTORS || dma_bits < 24 || dma_bits > 64) {
-		pci_err(pdev, "vectors is at most %d, dma_bits 24 to 64\n",
-			IIO_MAX_VECTORS);
-		return -EINVAL;
-	}
 	ret = pcim_enable_device(pdev);
 	if (ret)
 		return ret;
@@ -423,7 +421,24 @@ static struct pci_driver iio_pci_generic_driver = {
 	.remove = iio_pci_generic_remove,
 	.dev_groups = iio_pci_generic_groups,
 };
-module_pci_driver(iio_pci_generic_driver);
+
+/* Bad parameters fail the module load (insmod: EINVAL), not each bind. */
+static int __init iio_pci_generic_init(void)
+{
+	if (vectors > IIO_MAX_VECTORS || dma_bits < 24 || dma_bits > 64) {
+		pr_err("vectors is at most %d, dma_bits 24 to 64\n",
+		       IIO_MAX_VECTORS);
+		return -EINVAL;
+	}
+	return pci_register_driver(&iio_pci_generic_driver);
+}
+module_init(iio_pci_generic_init);
+
+static void __exit iio_pci_generic_exit(void)
+{
+	pci_unregister_driver(&iio_pci_generic_driver);
+}
+module_exit(iio_pci_generic_exit);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("iio: drive any PCI device from user space, with MSI");

@@ -189,3 +189,139 @@ void expect_sigbus(volatile void *p, int write)
 		     WIFEXITED(status) ? "exit" : "signal",
 		     WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
 }
+
+/* Added for test_stress, test_fuzz_syscalls and test_perm (issue 10). */
+#include <sys/syscall.h>
+#include <time.h>
+
+unsigned long long test_param(const char *name, unsigned long long def)
+{
+	char key[64], text[4096];
+	const char *p;
+	size_t klen;
+	ssize_t n;
+	int fd;
+
+	fd = open("/proc/cmdline", O_RDONLY);
+	if (fd < 0)
+		return def;
+	n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	if (n <= 0)
+		return def;
+	text[n] = 0;
+	snprintf(key, sizeof(key), "iio_test.%s=", name);
+	klen = strlen(key);
+	for (p = text; (p = strstr(p, key)); p += klen)
+		if (p == text || p[-1] == ' ')
+			return strtoull(p + klen, NULL, 0);
+	return def;
+}
+
+int module_load(const char *name, const char *params)
+{
+	char path[PATH_MAX];
+	int fd, err = 0;
+
+	snprintf(path, sizeof(path), MODDIR "/%s.ko", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	if (syscall(SYS_finit_module, fd, params ? params : "", 0))
+		err = errno;
+	close(fd);
+	return err;
+}
+
+int module_unload(const char *name)
+{
+	int i;
+
+	for (i = 0; i < 500; i++) {
+		if (!syscall(SYS_delete_module, name, O_NONBLOCK))
+			return 0;
+		if (errno != EBUSY && errno != EAGAIN)
+			return errno;
+		msleep(10);
+	}
+	return errno;
+}
+
+static int pci_driver_write(const char *drv, const char *what,
+			    const char *pci)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/drivers/%s/%s", drv, what);
+	return write_text(path, pci);
+}
+
+int pci_driver_bind(const char *drv, const char *pci)
+{
+	return pci_driver_write(drv, "bind", pci);
+}
+
+int pci_driver_unbind(const char *drv, const char *pci)
+{
+	return pci_driver_write(drv, "unbind", pci);
+}
+
+unsigned long long slab_active_objects(void)
+{
+	unsigned long long total = 0, active;
+	char line[512], name[128];
+	FILE *f = fopen("/proc/slabinfo", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (line[0] != '#' && sscanf(line, "%127s %llu", name, &active) == 2)
+			total += active;
+	fclose(f);
+	return total;
+}
+
+unsigned long long meminfo_kb(const char *key)
+{
+	unsigned long long v = 0, kb;
+	char line[256], name[64];
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63[^:]: %llu", name, &kb) == 2 &&
+		    !strcmp(name, key))
+			v = kb;
+	fclose(f);
+	return v;
+}
+
+unsigned long long iio_numbers(void)
+{
+	unsigned long long mask = 0;
+	struct dirent *de;
+	DIR *dir;
+	int nr;
+
+	dir = opendir("/sys/class/iio");
+	if (!dir)
+		return 0;
+	while ((de = readdir(dir))) {
+		if (strncmp(de->d_name, "iio", 3) || de->d_name[3] < '0' ||
+		    de->d_name[3] > '9')
+			continue;
+		nr = atoi(de->d_name + 3);
+		mask |= 1ULL << (nr < 63 ? nr : 63);
+	}
+	closedir(dir);
+	return mask;
+}
+
+unsigned long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}

@@ -37,4 +37,25 @@ void expect_child_ok(pid_t pid);
 /* a child reading (or with @write, writing) @p must be killed by SIGBUS */
 void expect_sigbus(volatile void *p, int write);
 
+/*
+ * Added for test_stress, test_fuzz_syscalls and test_perm (issue 10).
+ */
+/* iio_test.NAME=N on the kernel command line (qemu/run --append), or @def */
+unsigned long long test_param(const char *name, unsigned long long def);
+/* insmod MODDIR/@name.ko @params by finit_module(2): 0 or the errno */
+int module_load(const char *name, const char *params);
+/* rmmod @name by delete_module(2), retrying EBUSY/EAGAIN for ~5 s: 0 or errno */
+int module_unload(const char *name);
+/* a PCI device's driver: bind/unbind through /sys/bus/pci/drivers/@drv */
+int pci_driver_bind(const char *drv, const char *pci);	/* 0 or errno */
+int pci_driver_unbind(const char *drv, const char *pci);	/* 0 or errno */
+/* the sum of active objects over every cache of /proc/slabinfo */
+unsigned long long slab_active_objects(void);
+/* a /proc/meminfo value in kB ("Slab", "SUnreclaim"), or 0 */
+unsigned long long meminfo_kb(const char *key);
+/* the iio device numbers in use, as a bit mask of iio0..iio63 (more: bit 63) */
+unsigned long long iio_numbers(void);
+/* CLOCK_MONOTONIC in ms */
+unsigned long long now_ms(void);
+
 #endif

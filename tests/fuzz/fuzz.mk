@@ -1,0 +1,60 @@
+# tests/fuzz/fuzz.mk - libFuzzer harnesses of iioctl's parsers, included
+# by the top-level Makefile
+#
+#   make fuzz            builds build/fuzz/fuzz_{number,dev,batch} (clang,
+#                        -fsanitize=fuzzer,address,undefined) and runs each
+#                        for FUZZ_SECONDS (default 60) from the committed
+#                        seeds (tests/fuzz/corpus/NAME) after replaying the
+#                        regression inputs (tests/fuzz/regress/NAME); new
+#                        inputs go to build/fuzz/corpus/NAME, crashes to
+#                        build/fuzz/crash-NAME-*
+#   make fuzz-build      only builds them
+#   tests/fuzz/run       what make check runs: a few seconds each
+#
+# A crash found becomes a regression test: copy the crash-* file into
+# tests/fuzz/regress/NAME/ with the fix.
+#
+# Also the packages of tests/analyze (sparse, cppcheck, clang-tidy,
+# valgrind): one list for the fuzzing and the static analysis.
+
+DEB_PACKAGES += clang libclang-rt-dev sparse cppcheck clang-tidy valgrind
+
+FUZZ_SECONDS ?= 60
+FUZZ_CC := clang
+FUZZ_CFLAGS := -std=gnu11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer -Icli
+# exit() returns to the harness (tests/fuzz/fuzz_common.h); popt is linked
+# statically so that its --help exit is caught as well
+FUZZ_LDFLAGS := -Wl,--wrap=exit
+FUZZ_HDRS := tests/fuzz/fuzz_common.h $(wildcard cli/*.h)
+FUZZ_BINS := $(BUILD)/fuzz/fuzz_number $(BUILD)/fuzz/fuzz_dev \
+	$(BUILD)/fuzz/fuzz_batch
+# every source but main.c's main(), renamed away (libFuzzer has main)
+FUZZ_BATCH_SRCS := $(filter-out cli/main.c,$(wildcard cli/*.c))
+
+.PHONY: fuzz fuzz-build
+
+fuzz-build: $(FUZZ_BINS)
+
+fuzz: fuzz-build
+	tests/fuzz/run --seconds $(FUZZ_SECONDS)
+
+$(BUILD)/fuzz/fuzz_number: tests/fuzz/fuzz_number.c cli/common.c \
+		$(FUZZ_HDRS) | deps
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< cli/common.c $(FUZZ_LDFLAGS) \
+		$(CLI_POPT_STATIC)
+
+$(BUILD)/fuzz/fuzz_dev: tests/fuzz/fuzz_dev.c $(CLI_LIB_SRCS) \
+		$(FUZZ_HDRS) | deps
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(CLI_LIB_SRCS) $(FUZZ_LDFLAGS) \
+		$(CLI_POPT_STATIC)
+
+$(BUILD)/fuzz/fuzz_batch: tests/fuzz/fuzz_batch.c $(FUZZ_BATCH_SRCS) \
+		cli/main.c $(FUZZ_HDRS) | deps
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -Dmain=iioctl_main -o $@-main.o cli/main.c
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_BATCH_SRCS) $@-main.o \
+		$(FUZZ_LDFLAGS) $(CLI_POPT_STATIC)
