@@ -77,6 +77,8 @@ WINDOW_COLUMN(in)
 WINDOW_COLUMN(out)
 NUMBER_COLUMN(events, "%llu")
 NUMBER_COLUMN(listeners, "%llu")
+NUMBER_COLUMN(vectors, "%llu")
+NUMBER_COLUMN(dma_buffers, "%llu")
 STRING_COLUMN(dev)
 
 static void irq_text(const struct iio_device_info *d, char *buf,
@@ -137,6 +139,10 @@ const struct column columns[] = {
 	  1 },
 	{ "LISTENERS", "listeners", "open event files", listeners_text,
 	  listeners_json, 1, 1 },
+	{ "VECTORS", "vectors", "event vectors (nodes)", vectors_text,
+	  vectors_json, 1, 0 },
+	{ "DMA", "dma", "DMA buffers", dma_buffers_text, dma_buffers_json, 1,
+	  0 },
 	{ "DEV", "dev", "MAJ:MIN of the region node", dev_text, dev_json, 0,
 	  0 },
 	{ "PARENT", "parent", "bus:device of the parent", parent_text,

@@ -101,7 +101,7 @@ static void read_link_name(const char *dir, const char *name, char *buf,
 /* Fills d from sysfs; false if the device is not (or no longer) there. */
 static bool read_device(unsigned nr, struct iio_device_info *d)
 {
-	char dir[PATH_MAX];
+	char dir[PATH_MAX], probe[64];
 
 	memset(d, 0, sizeof(*d));
 	d->nr = nr;
@@ -117,6 +117,16 @@ static bool read_device(unsigned nr, struct iio_device_info *d)
 	d->size = read_num_attr(d, dir, "size");
 	d->events = read_num_attr(d, dir, "event");
 	d->listeners = read_num_attr(d, dir, "listener");
+	/* older frameworks (and the host fixture) have no vectors */
+	d->vectors = read_attr(dir, "vectors", probe, sizeof(probe)) ?
+		     read_num_attr(d, dir, "vectors") : 1;
+	while (d->dma_buffers < DEVICE_DMA_MAX) {
+		snprintf(probe, sizeof(probe), "dma%llu/size",
+			 (unsigned long long)d->dma_buffers);
+		if (!read_attr(dir, probe, probe, sizeof(probe)))
+			break;
+		d->dma_buffers++;
+	}
 	read_window(d, dir, "read_offset", "read_len", &d->in);
 	read_window(d, dir, "write_offset", "write_len", &d->out);
 	read_link_name(dir, "device", d->parent, sizeof(d->parent));
@@ -320,6 +330,52 @@ void device_resolve(const char *arg, struct iio_target *t)
 	if (!found)
 		die_no_device("no device named", arg);
 	t->dev = found;
+}
+
+void device_attr_path(const struct iio_device_info *dev, const char *attr,
+		      char *buf, size_t size)
+{
+	snprintf(buf, size, "%s/%s/%s", sysfs_root, dev->label, attr);
+}
+
+void dma_path(const struct iio_device_info *dev, unsigned k,
+	      const char *file, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s/%s/dma%u/%s", sysfs_root, dev->label, k, file);
+}
+
+bool device_dma(const struct iio_device_info *dev, unsigned k,
+		struct iio_dma_buffer *buf)
+{
+	char dir[PATH_MAX], probe[64];
+
+	snprintf(dir, sizeof(dir), "%s/%s/dma%u", sysfs_root, dev->label, k);
+	if (!read_attr(dir, "size", probe, sizeof(probe)))
+		return false;
+	buf->size = read_num_attr(dev, dir, "size");
+	buf->bus_addr = read_num_attr(dev, dir, "bus_addr");
+	return true;
+}
+
+void vector_event_path(const struct iio_device_info *dev, unsigned k,
+		       char *buf, size_t size)
+{
+	if (!k)
+		node_path(dev, NODE_EVENT, buf, size);
+	else
+		snprintf(buf, size, "%s/%s_event%u", dev_root, dev->label, k);
+}
+
+uint32_t device_vector_event_count(const struct iio_device_info *dev,
+				   unsigned k)
+{
+	char dir[PATH_MAX];
+
+	if (!k)
+		return device_event_count(dev);
+	snprintf(dir, sizeof(dir), "%s/%s/%s_event%u", sysfs_root, dev->label,
+		 dev->label, k);
+	return (uint32_t)read_num_attr(dev, dir, "event");
 }
 
 uint32_t device_event_count(const struct iio_device_info *dev)

@@ -16,6 +16,7 @@ enum iio_node {
 	NODE_IN = 1,
 	NODE_OUT = 2,
 	NODE_EVENT = 3,
+	NODE_DMA = 4,		/* a DMA buffer's sysfs file, not a minor */
 	NODE_NONE = -1,		/* not chosen */
 };
 
@@ -37,8 +38,14 @@ struct iio_device_info {
 	char subsystem[64];		/* the parent's bus, or "" */
 	uint64_t physaddr, size;
 	uint64_t events, listeners;
+	uint64_t vectors;		/* event vectors (nodes), at least 1 */
+	uint64_t dma_buffers;		/* dma0/, dma1/, ... that exist */
 	struct iio_window in, out;
 };
+
+/* Most DMA buffers and event vectors of a device (kmod/iio.h, iio_uapi.h) */
+#define DEVICE_DMA_MAX		4
+#define DEVICE_VECTORS_MAX	8
 
 /* Roots: --sysfs / $IIOCTL_SYSFS, --dev / $IIOCTL_DEV. */
 void device_set_roots(const char *sysfs, const char *dev);
@@ -73,6 +80,26 @@ bool device_has_events(const struct iio_device_info *dev);
 
 /* The event attribute, read now (not the listed value). */
 uint32_t device_event_count(const struct iio_device_info *dev);
+
+/* DMA buffer K (sysfs dmaK/): size and bus address; false if absent. */
+struct iio_dma_buffer {
+	uint64_t size, bus_addr;
+};
+bool device_dma(const struct iio_device_info *dev, unsigned k,
+		struct iio_dma_buffer *buf);
+/* SYSFS/iioN/dmaK/FILE ("buffer", "size", ...) */
+void dma_path(const struct iio_device_info *dev, unsigned k,
+	      const char *file, char *buf, size_t size);
+/* SYSFS/iioN/ATTR */
+void device_attr_path(const struct iio_device_info *dev, const char *attr,
+		      char *buf, size_t size);
+
+/* The event node of vector K: /dev/iioN_event (K 0) or /dev/iioN_eventK. */
+void vector_event_path(const struct iio_device_info *dev, unsigned k,
+		       char *buf, size_t size);
+/* The event count of vector K, read now. */
+uint32_t device_vector_event_count(const struct iio_device_info *dev,
+				   unsigned k);
 
 /* The window of a node: in, out or the whole region. */
 struct iio_window device_window(const struct iio_device_info *dev,

@@ -11,15 +11,18 @@
  *   info DEV           everything about one device, node paths included
  *                      (-j/--json)
  *   dump DEV           hexdump -C of the region or a window: -s OFFSET,
- *                      -n LENGTH, -w 1|2|4|8, --in/--out, --raw, --mmap
+ *                      -n LENGTH, -w 1|2|4|8, --in/--out, --raw, --mmap;
+ *                      dump, peek and poke take --dma K for DMA buffer K
  *   peek DEV OFFSET    one value: -w W (default 4), -d decimal
  *   poke DEV OFFSET VALUE   one value: -w W (default 4), -m MASK
  *                      (read-modify-write), --verify (read back)
  *   poke DEV OFFSET --from FILE|-   load bytes (-w W: in W-byte accesses)
  *   wait-events DEV    -n N (default 1, 0 = forever), -t TIMEOUT,
- *                      --format FMT, -q
+ *                      --format FMT, -q, --vector K (/dev/iioN_eventK)
  *   trigger DEV [VALUE]  write a 4-byte u32 (default 1) to the event
  *                      node; --raw [FILE|-] writes bytes as they are
+ *   dma DEV            the DMA buffers (dmaK/: size, bus address, path);
+ *                      -r SIZE first adds one (dma_request), -j JSON
  *   batch [FILE|-]     one command a line, in one process: every line
  *                      is checked (options, numbers, device, ranges)
  *                      before any runs, so a bad line N writes nothing;
@@ -113,7 +116,8 @@ static const struct iioctl_cmd iioctl_cmd_help = {
 static const struct iioctl_cmd *const commands[] = {
 	&iioctl_cmd_list, &iioctl_cmd_info, &iioctl_cmd_dump,
 	&iioctl_cmd_peek, &iioctl_cmd_poke, &iioctl_cmd_wait_events,
-	&iioctl_cmd_trigger, &iioctl_cmd_batch, &iioctl_cmd_help,
+	&iioctl_cmd_trigger, &iioctl_cmd_dma, &iioctl_cmd_batch,
+	&iioctl_cmd_help,
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

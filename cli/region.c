@@ -19,6 +19,8 @@ const struct poptOption region_popt_options[] = {
 	  "use the in window (/dev/iioN_in)", NULL },
 	{ "out", 0, POPT_ARG_NONE, &region_opts.out, 0,
 	  "use the out window (/dev/iioN_out)", NULL },
+	{ "dma", 0, POPT_ARG_STRING, &region_opts.dma, 0,
+	  "use DMA buffer K (/sys/class/iio/iioN/dmaK/buffer)", "K" },
 	{ "mmap", 0, POPT_ARG_NONE, &region_opts.mmap, 0,
 	  "access through mmap() instead of pread()/pwrite()", NULL },
 	POPT_TABLEEND
@@ -30,11 +32,45 @@ static const char *node_word(enum iio_node node)
 	       node == NODE_OUT ? "out window" : "region";
 }
 
+/* --dma K: the DMA buffer K of DEV, through its sysfs file */
+static void region_select_dma(struct region *r, const char *dev_arg)
+{
+	struct iio_dma_buffer b;
+	struct iio_target t;
+	unsigned k;
+
+	k = (unsigned)parse_u64_or_die(region_opts.dma, "DMA buffer", 0,
+				       DEVICE_DMA_MAX - 1);
+	if (region_opts.in || region_opts.out)
+		die(IIOCTL_EUSAGE, "--dma conflicts with --%s",
+		    region_opts.in ? "in" : "out");
+	device_resolve(dev_arg, &t);
+	if (t.node != NODE_NONE && t.node != NODE_REGION)
+		die(IIOCTL_EUSAGE, "%s is a node of its own; --dma takes a device",
+		    t.path);
+	if (!device_dma(t.dev, k, &b))
+		die(IIOCTL_EUSAGE, "%s has no DMA buffer %u (it has %llu)",
+		    t.dev->label, k, (unsigned long long)t.dev->dma_buffers);
+	memset(r, 0, sizeof(*r));
+	r->dev = t.dev;
+	r->node = NODE_DMA;
+	r->size = b.size;
+	r->fd = -1;
+	r->use_mmap = region_opts.mmap;
+	dma_path(t.dev, k, "buffer", r->path, sizeof(r->path));
+	snprintf(r->label, sizeof(r->label), "%s_dma%u", t.dev->label, k);
+}
+
 void region_select(struct region *r, const char *dev_arg)
 {
 	enum iio_node node = NODE_REGION;
 	struct iio_target t;
 	struct iio_window w;
+
+	if (region_opts.dma) {
+		region_select_dma(r, dev_arg);
+		return;
+	}
 
 	if (region_opts.in && region_opts.out)
 		die(IIOCTL_EUSAGE, "--in and --out conflict");

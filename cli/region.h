@@ -15,7 +15,7 @@
 
 struct region {
 	const struct iio_device_info *dev;
-	enum iio_node node;		/* NODE_REGION, NODE_IN or NODE_OUT */
+	enum iio_node node;		/* NODE_REGION, _IN, _OUT or _DMA */
 	uint64_t size;			/* of the window */
 	char path[PATH_MAX];
 	char label[32];			/* "iio0", "iio0_in", ... */
@@ -28,14 +28,19 @@ struct region {
 /* The common options of the region commands (dump, peek, poke). */
 struct region_options {
 	int in, out, mmap;
+	const char *dma;		/* --dma K, or NULL */
 };
-/* popt entries for --in, --out and --mmap; include with POPT_ARG_INCLUDE_TABLE. */
+/*
+ * popt entries for --in, --out, --dma and --mmap; include with
+ * POPT_ARG_INCLUDE_TABLE.
+ */
 extern struct region_options region_opts;
 extern const struct poptOption region_popt_options[];
 
 /*
- * Resolve DEV and pick the node (its path's suffix, --in or --out); dies
- * with status 2 if the window does not exist or the choices conflict.
+ * Resolve DEV and pick the node (its path's suffix, --in, --out or --dma
+ * K: the DMA buffer's sysfs file); dies with status 2 if the window or
+ * buffer does not exist or the choices conflict.
  */
 void region_select(struct region *r, const char *dev_arg);
 /*

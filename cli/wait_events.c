@@ -73,6 +73,8 @@ static uint64_t now_ns(void)
 static int do_wait_events(int argc, const char **argv)
 {
 	const char *num_arg = NULL, *timeout_arg = NULL, *fmt = DEFAULT_FORMAT;
+	const char *vector_arg = NULL;
+	unsigned vector = 0;
 	uint64_t want = 1, got = 0, timeout = 0, deadline = 0, now;
 	const struct iio_device_info *dev;
 	struct sigaction sa, old_sa;
@@ -98,6 +100,8 @@ static int do_wait_events(int argc, const char **argv)
 		  "FMT" },
 		{ "quiet", 'q', POPT_ARG_NONE, &quiet, 0, "print nothing",
 		  NULL },
+		{ "vector", 0, POPT_ARG_STRING, &vector_arg, 0,
+		  "the events of vector K (/dev/iioN_eventK; default 0)", "K" },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
@@ -116,15 +120,29 @@ static int do_wait_events(int argc, const char **argv)
 			    timeout_arg, why);
 	}
 	check_format(fmt);
-	if (!device_has_events(dev))
+	if (vector_arg) {
+		vector = (unsigned)parse_u64_or_die(vector_arg, "vector", 0,
+						    DEVICE_VECTORS_MAX - 1);
+		if (vector >= dev->vectors)
+			die(IIOCTL_EUSAGE, "%s has no vector %u (it has %llu)",
+			    dev->label, vector,
+			    (unsigned long long)dev->vectors);
+		if (t.node == NODE_EVENT)
+			die(IIOCTL_EUSAGE, "%s is an event node; --vector takes a device",
+			    t.path);
+	}
+	if (!vector && !device_has_events(dev))
 		die(IIOCTL_ENOEVENTS, "%s has no event source (irq none)",
 		    dev->label);
 	if (iioctl_dry_run)
 		return IIOCTL_OK;
 
-	target_event_path(&t, path, sizeof(path));
+	if (vector)
+		vector_event_path(dev, vector, path, sizeof(path));
+	else
+		target_event_path(&t, path, sizeof(path));
 	/* counted from here: events between this and open() count too */
-	last = device_event_count(dev);
+	last = device_vector_event_count(dev, vector);
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		die_open(path, "");

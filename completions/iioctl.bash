@@ -14,9 +14,9 @@
 # (they join "--opt=value" and names with colons back into one word) and
 # falls back to COMP_WORDS as they are.
 
-_iioctl_commands="list info dump peek poke wait-events trigger batch help"
+_iioctl_commands="list info dump peek poke wait-events trigger dma batch help"
 _iioctl_columns="device nr name version type size physaddr in out irq events
-listeners dev parent"
+listeners vectors dma dev parent"
 
 # _iioctl_options COMMAND: the options to offer (short and long)
 _iioctl_options()
@@ -24,11 +24,12 @@ _iioctl_options()
 	case $1 in
 	list) echo "-j --json -n --noheadings -o --output" ;;
 	info) echo "-j --json" ;;
-	dump) echo "-s --skip -n --length -w --width --raw --in --out --mmap" ;;
-	peek) echo "-w --width -d --decimal --in --out --mmap" ;;
-	poke) echo "-w --width -m --mask --verify --from --in --out --mmap" ;;
-	wait-events) echo "-n --num-events -t --timeout --format -q --quiet" ;;
+	dump) echo "-s --skip -n --length -w --width --raw --in --out --dma --mmap" ;;
+	peek) echo "-w --width -d --decimal --in --out --dma --mmap" ;;
+	poke) echo "-w --width -m --mask --verify --from --in --out --dma --mmap" ;;
+	wait-events) echo "-n --num-events -t --timeout --format -q --quiet --vector" ;;
 	trigger) echo "--raw" ;;
+	dma) echo "-j --json -r --request" ;;
 	batch) echo "" ;;
 	*) return ;;
 	esac
@@ -46,6 +47,8 @@ _iioctl_takes_value()
 	poke:-w | poke:--width | poke:-m | poke:--mask | poke:--from) return 0 ;;
 	wait-events:-n | wait-events:--num-events) return 0 ;;
 	wait-events:-t | wait-events:--timeout | wait-events:--format) return 0 ;;
+	dump:--dma | peek:--dma | poke:--dma | wait-events:--vector) return 0 ;;
+	dma:-r | dma:--request) return 0 ;;
 	esac
 	return 1
 }
@@ -183,6 +186,10 @@ _iioctl()
 		case $prev in
 		-w | --width)
 			_iioctl_reply "$cur" 1 2 4 8 ;;
+		--dma)
+			_iioctl_reply "$cur" 0 1 2 3 ;;
+		--vector)
+			_iioctl_reply "$cur" 0 1 2 3 4 5 6 7 ;;
 		-o | --output)
 			local pre="" c
 			[[ $cur == *,* ]] && pre=${cur%,*},
@@ -215,6 +222,8 @@ _iioctl()
 			# --in and --out exclude each other
 			[ "$o" = --out ] && [ "$window" = read ] && continue
 			[ "$o" = --in ] && [ "$window" = write ] && continue
+			# and --dma both
+			[ "$o" = --dma ] && [ -n "$window" ] && continue
 			[[ $o == "$cur"* ]] && COMPREPLY+=("$o")
 		done
 		return
@@ -226,7 +235,7 @@ _iioctl()
 		[ "$w" = --raw ] && raw=true
 	done
 	case $cmd:$n in
-	list:* | info:0 | dump:0 | peek:0 | poke:0 | wait-events:0 | trigger:0)
+	list:* | info:0 | dump:0 | peek:0 | poke:0 | wait-events:0 | trigger:0 | dma:0)
 		if [[ $cur == */* || $cur == .* ]]; then
 			_iioctl_files "$cur"	# a node path
 		else

@@ -11,7 +11,7 @@
 # poke --from, batch FILE and trigger --raw DEV FILE; directories for
 # --sysfs and --dev.
 
-set -l __iioctl_cmds list info dump peek poke wait-events trigger batch help
+set -l __iioctl_cmds list info dump peek poke wait-events trigger dma batch help
 
 # the options that read the next word, per command ("global" before it)
 function __iioctl_takes_value -a cmd opt
@@ -20,7 +20,9 @@ function __iioctl_takes_value -a cmd opt
             dump:-s dump:--skip dump:-n dump:--length dump:-w dump:--width \
             peek:-w peek:--width poke:-w poke:--width poke:-m poke:--mask \
             poke:--from wait-events:-n wait-events:--num-events \
-            wait-events:-t wait-events:--timeout wait-events:--format
+            wait-events:-t wait-events:--timeout wait-events:--format \
+            dump:--dma peek:--dma poke:--dma wait-events:--vector \
+            dma:-r dma:--request
             return 0
     end
     return 1
@@ -102,7 +104,7 @@ end
 
 function __iioctl_columns
     printf '%s\n' device nr name version type size physaddr in out irq \
-        events listeners dev parent
+        events listeners vectors dma dev parent
 end
 
 complete -c iioctl -f
@@ -122,16 +124,17 @@ complete -c iioctl -n $nocmd -a peek -d 'read one value'
 complete -c iioctl -n $nocmd -a poke -d 'write one value or bytes'
 complete -c iioctl -n $nocmd -a wait-events -d 'block until N events'
 complete -c iioctl -n $nocmd -a trigger -d 'inject an event'
+complete -c iioctl -n $nocmd -a dma -d 'the DMA buffers of a device'
 complete -c iioctl -n $nocmd -a batch -d 'run commands from FILE, one a line'
 complete -c iioctl -n $nocmd -a help -d 'show the commands'
 
 # every command but help: popt's help options
-set -l popt "__fish_seen_subcommand_from list info dump peek poke wait-events trigger batch"
+set -l popt "__fish_seen_subcommand_from list info dump peek poke wait-events trigger dma batch"
 complete -c iioctl -n $popt -s '?' -l help -d 'show the command\'s help'
 complete -c iioctl -n $popt -l usage -d 'brief usage message'
 
 # list, info
-complete -c iioctl -n '__fish_seen_subcommand_from list info' -s j -l json \
+complete -c iioctl -n '__fish_seen_subcommand_from list info dma' -s j -l json \
     -d 'print JSON'
 complete -c iioctl -n '__fish_seen_subcommand_from list' -s n -l noheadings \
     -d 'no heading line'
@@ -160,6 +163,8 @@ complete -c iioctl -n "$region; and not __fish_seen_argument -l out" -l in \
     -d 'use the in window'
 complete -c iioctl -n "$region; and not __fish_seen_argument -l in" -l out \
     -d 'use the out window'
+complete -c iioctl -n "$region; and not __fish_seen_argument -l in -l out" \
+    -l dma -x -a '0 1 2 3' -d 'use DMA buffer K'
 complete -c iioctl -n $region -l mmap -d 'access through mmap()'
 
 # wait-events
@@ -168,10 +173,16 @@ complete -c iioctl -n $wait -s n -l num-events -x -d 'return after N events'
 complete -c iioctl -n $wait -s t -l timeout -x -d 'give up after TIMEOUT'
 complete -c iioctl -n $wait -l format -x -d 'line per read (%c %n %t %T %%)'
 complete -c iioctl -n $wait -s q -l quiet -d 'print nothing'
+complete -c iioctl -n $wait -l vector -x -a '0 1 2 3 4 5 6 7' \
+    -d 'the events of vector K'
+
+# dma
+complete -c iioctl -n '__fish_seen_subcommand_from dma' -s r -l request -x \
+    -d 'first add a buffer of SIZE bytes'
 
 # the arguments
 complete -c iioctl -n '__iioctl_at any list' -a '(__iioctl_devices)'
-complete -c iioctl -n '__iioctl_at 0 info dump peek poke wait-events trigger' \
+complete -c iioctl -n '__iioctl_at 0 info dump peek poke wait-events trigger dma' \
     -a '(__iioctl_devices)'
 complete -c iioctl -n '__iioctl_at 1 trigger; and __fish_seen_argument -l raw' \
     -F

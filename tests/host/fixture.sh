@@ -4,6 +4,7 @@
 #   iio0 "IIO dummy"  mem 0x2000, in [0,0x1000), out [0x1000,0x2000), cyclic
 #   iio1, iio2 "edu"  mem 0x100000 at 0xfea00000/0xfeb00000, in [0,0x1000), irq 11
 #   iio3 "pci-testdev" port 0x100 at 0xc000, no windows, irq none
+#   iio1 has a DMA buffer dma0 (0x10000 bytes at bus address 0x6050000)
 make_attrs() {	# DIR NAME TYPE PHYS SIZE IRQ MINOR PARENT BUS
 	mkdir -p "$1"
 	printf '%s\n' "$2" > "$1/name"
@@ -38,6 +39,10 @@ make_fixture() {
 		echo 0x0 > "$sys/iio$n/read_offset"
 		echo 0x1000 > "$sys/iio$n/read_len"
 	done
+	mkdir -p "$sys/iio1/dma0"
+	echo 0x10000 > "$sys/iio1/dma0/size"
+	echo 0x6050000 > "$sys/iio1/dma0/bus_addr"
+	truncate -s 65536 "$sys/iio1/dma0/buffer"
 	make_attrs "$sys/iio3" pci-testdev port 0xc000 0x100 none 12 0000:00:18.0 pci
 	make_node "$dev/iio0" 8192; make_node "$dev/iio0_in" 4096
 	make_node "$dev/iio0_out" 4096; make_node "$dev/iio0_event" 0

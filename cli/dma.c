@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dma.c - iioctl dma DEV: a device's DMA buffers (sysfs dmaK/), and
+ * --request SIZE to add one where the stub allows it (dma_request)
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common.h"
+#include "device.h"
+
+/* Writes SIZE to dma_request; the kernel's errno explained. */
+static void dma_request(const struct iio_device_info *dev, uint64_t size)
+{
+	char path[PATH_MAX], text[32];
+	ssize_t n;
+	int fd;
+
+	device_attr_path(dev, "dma_request", path, sizeof(path));
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT)
+		die(IIOCTL_EUSAGE, "%s does not take DMA buffer requests",
+		    dev->label);
+	if (fd < 0)
+		die_open(path, " for writing");
+	snprintf(text, sizeof(text), "%llu", (unsigned long long)size);
+	n = write(fd, text, strlen(text));
+	if (n < 0) {
+		int err = errno;
+
+		close(fd);
+		errno = err;
+		if (err == E2BIG)
+			die(IIOCTL_EUSAGE, "%s: 0x%llx more bytes of DMA buffers are over the stub's limit",
+			    dev->label, (unsigned long long)size);
+		if (err == ENOSPC)
+			die(IIOCTL_EUSAGE, "%s has all its DMA buffers already",
+			    dev->label);
+		die_perror(errno_status(err), "%s: cannot add a DMA buffer of 0x%llx bytes",
+			   dev->label, (unsigned long long)size);
+	}
+	close(fd);
+}
+
+static int do_dma(int argc, const char **argv)
+{
+	const struct iio_device_info *devs;
+	const char *request_arg = NULL;
+	struct iio_dma_buffer b;
+	uint64_t request = 0;
+	char path[PATH_MAX];
+	struct iio_target t;
+	int json = 0;
+	unsigned k;
+	poptContext ctx;
+	const struct poptOption options[] = {
+		{ "json", 'j', POPT_ARG_NONE, &json, 0, "print JSON", NULL },
+		{ "request", 'r', POPT_ARG_STRING, &request_arg, 0,
+		  "first add a buffer of SIZE bytes (up to 4M; K, M suffixes)",
+		  "SIZE" },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+
+	ctx = parse_options(argc, argv, options, "DEV");
+	device_list_fresh(&devs);
+	device_resolve(need_arg(ctx, "DEV"), &t);
+	no_more_args(ctx);
+	if (request_arg) {
+		request = parse_u64_or_die(request_arg, "size", NUM_SUFFIX,
+					   4 << 20);
+		if (!request)
+			die(IIOCTL_EUSAGE, "invalid size '%s': must not be 0",
+			    request_arg);
+	}
+	if (iioctl_dry_run)
+		return IIOCTL_OK;
+	if (request_arg)
+		dma_request(t.dev, request);
+
+	if (json)
+		putchar('[');
+	else
+		printf("%-6s %10s %18s  %s\n", "BUFFER", "SIZE", "BUS_ADDR",
+		       "PATH");
+	for (k = 0; k < DEVICE_DMA_MAX && device_dma(t.dev, k, &b); k++) {
+		dma_path(t.dev, k, "buffer", path, sizeof(path));
+		if (json) {
+			printf("%s{\"buffer\": %u, \"size\": %llu, \"bus_addr\": %llu, \"path\": ",
+			       k ? ", " : "", k, (unsigned long long)b.size,
+			       (unsigned long long)b.bus_addr);
+			json_string(stdout, path);
+			putchar('}');
+		} else {
+			char size[24], bus[24], name[8];
+
+			snprintf(name, sizeof(name), "dma%u", k);
+			snprintf(size, sizeof(size), "0x%llx",
+				 (unsigned long long)b.size);
+			snprintf(bus, sizeof(bus), "0x%llx",
+				 (unsigned long long)b.bus_addr);
+			printf("%-6s %10s %18s  %s\n", name, size, bus, path);
+		}
+	}
+	if (json)
+		fputs("]\n", stdout);
+	return IIOCTL_OK;
+}
+
+const struct iioctl_cmd iioctl_cmd_dma = {
+	.name = "dma",
+	.run = do_dma,
+	.help = "a device's DMA buffers (-j JSON, -r SIZE adds one)",
+};
