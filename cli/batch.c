@@ -94,6 +94,12 @@ int batch_run_lines(char *text, size_t len)
 		if (n) {
 			if (!strcmp(words[0], "batch"))
 				die(IIOCTL_EUSAGE, "batch cannot be nested");
+			for (int i = 1; i < n && strcmp(words[i], "--"); i++)
+				if (!strcmp(words[i], "--help") ||
+				    !strcmp(words[i], "-?") ||
+				    !strcmp(words[i], "--usage"))
+					die(IIOCTL_EUSAGE, "%s has no place in a batch",
+					    words[i]);
 			status = iioctl_run_command(n, words);
 			if (status)
 				die(status, "%s failed", words[0]);
@@ -123,10 +129,12 @@ static int do_batch(int argc, const char **argv)
 	if (iioctl_batch_line)
 		die(IIOCTL_EUSAGE, "batch cannot be nested");
 	text = load_input(input, SIZE_MAX - 1, &len);
+	iioctl_batch_stdin = !strcmp(input, "-");
 	iioctl_dry_run = true;
 	batch_run_lines((char *)text, len);
 	iioctl_dry_run = false;
 	batch_run_lines((char *)text, len);
+	iioctl_batch_stdin = false;
 	free(text);
 	return IIOCTL_OK;
 }

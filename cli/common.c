@@ -14,6 +14,13 @@
 
 bool iioctl_dry_run;
 unsigned long iioctl_batch_line;
+bool iioctl_batch_stdin;
+
+void check_stdin_free(const char *path)
+{
+	if (iioctl_batch_stdin && !strcmp(path, "-"))
+		die(IIOCTL_EUSAGE, "'-' is the batch itself here (give the batch as a FILE to read standard input)");
+}
 
 static void report(const char *fmt, va_list ap, int err)
 {

@@ -46,6 +46,13 @@ int iioctl_run_command(int argc, const char **argv);
 extern bool iioctl_dry_run;
 /* Set by batch: the number of the line being run, 0 outside batch. */
 extern unsigned long iioctl_batch_line;
+/* Set by batch while the batch itself is read from standard input. */
+extern bool iioctl_batch_stdin;
+/*
+ * "-" as a file to read: refused (status 2) where the batch itself is
+ * standard input, which it has already read to the end.
+ */
+void check_stdin_free(const char *path);
 
 /* "iioctl: [batch line N: ]MESSAGE" on stderr, then exit(status). */
 noreturn void die(int status, const char *fmt, ...)

@@ -113,14 +113,15 @@ static int do_list(int argc, const char **argv)
 		{ "noheadings", 'n', POPT_ARG_NONE, &noheadings, 0,
 		  "no heading line", NULL },
 		{ "output", 'o', POPT_ARG_STRING, &output, 0,
-		  "columns to print, a comma list (see below)", "COLUMNS" },
+		  "columns to print, a comma list (see above)", "COLUMNS" },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
 
 	ctx = parse_options(argc, argv, options, "[DEV...]\n"
 			    "columns: DEVICE NR NAME VERSION TYPE SIZE PHYSADDR IN OUT IRQ\n"
-			    "         EVENTS LISTENERS DEV PARENT (DEV, NR, PARENT not by default)");
+			    "         EVENTS LISTENERS VECTORS DMA DEV PARENT\n"
+			    "         (NR, VECTORS, DMA, DEV, PARENT not by default)");
 	ncols = pick_columns(output, cols);
 	n = device_list_fresh(&all);
 	/* an array of pointers: NOLINTNEXTLINE(bugprone-sizeof-expression) */

@@ -110,7 +110,7 @@ static int do_help(int argc, const char **argv);
 static const struct iioctl_cmd iioctl_cmd_help = {
 	.name = "help",
 	.run = do_help,
-	.help = "show the commands",
+	.help = "show the commands, or COMMAND's options",
 };
 
 static const struct iioctl_cmd *const commands[] = {
@@ -126,7 +126,7 @@ static void print_usage(FILE *f)
 	size_t i;
 
 	fputs("usage: iioctl [--sysfs DIR] [--dev DIR] COMMAND [OPTIONS] [ARGS]\n"
-	      "       iioctl --version | --help\n\n"
+	      "       iioctl --version | -h | --help | help [COMMAND]\n\n"
 	      "commands (iioctl COMMAND --help for each one's options):\n", f);
 	for (i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  %-12s %s\n", commands[i]->name, commands[i]->help);
@@ -143,12 +143,24 @@ static void print_usage(FILE *f)
 	      "130 interrupted (SIGINT)\n", f);
 }
 
+/* help: the commands; help COMMAND: that command's --help */
 static int do_help(int argc, const char **argv)
 {
-	(void)argc;
-	(void)argv;
-	print_usage(stdout);
-	return IIOCTL_OK;
+	const char *help_argv[] = { NULL, "--help", NULL };
+
+	if (argc > 2)
+		die(IIOCTL_EUSAGE, "help takes at most one COMMAND");
+	if (argc == 2 && argv[1][0] == '-')
+		die(IIOCTL_EUSAGE, "help takes no options (iioctl help [COMMAND])");
+	if (argc < 2 || !strcmp(argv[1], "help")) {
+		if (!iioctl_dry_run)
+			print_usage(stdout);
+		return IIOCTL_OK;
+	}
+	if (iioctl_batch_line)
+		die(IIOCTL_EUSAGE, "help COMMAND has no place in a batch");
+	help_argv[0] = argv[1];
+	return iioctl_run_command(2, help_argv);
 }
 
 int iioctl_run_command(int argc, const char **argv)

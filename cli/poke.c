@@ -17,6 +17,7 @@ static int poke_from(struct region *r, uint64_t offset, const char *path,
 	size_t len, i;
 
 	region_check_range(r, offset, 0, width);
+	check_stdin_free(path);
 	if (iioctl_dry_run) {
 		/* batch: stdin may be the batch itself; check files only */
 		if (strcmp(path, "-") && access(path, R_OK))

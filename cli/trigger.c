@@ -12,7 +12,10 @@
 #include "common.h"
 #include "device.h"
 
-#define MAX_RAW 4096
+#include "../kmod/iio_uapi.h"
+
+/* the event device takes at most IIO_EVENT_WRITE_MAX bytes */
+#define MAX_RAW IIO_EVENT_WRITE_MAX
 
 static int do_trigger(int argc, const char **argv)
 {
@@ -48,6 +51,8 @@ static int do_trigger(int argc, const char **argv)
 	if (!device_has_events(dev))
 		die(IIOCTL_ENOEVENTS, "%s has no event source (irq none); nothing to trigger",
 		    dev->label);
+	if (raw)
+		check_stdin_free(input);
 	if (iioctl_dry_run) {
 		if (raw && strcmp(input, "-") && access(input, R_OK))
 			die_perror(IIOCTL_EUSAGE, "cannot open %s", input);
@@ -56,8 +61,8 @@ static int do_trigger(int argc, const char **argv)
 	if (raw) {
 		bytes = load_input(input, MAX_RAW, &len);
 		if (len > MAX_RAW)
-			die(IIOCTL_EUSAGE, "%s holds more than %d bytes", input,
-			    MAX_RAW);
+			die(IIOCTL_EUSAGE, "%s holds more than %d bytes (the most the event device takes)",
+			    input, MAX_RAW);
 	} else {
 		len = sizeof(value);
 	}

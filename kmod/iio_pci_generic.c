@@ -320,6 +320,15 @@ static void iio_pci_generic_unregister(struct iio_pci_generic *gdev)
 	/* the vectors feed the first BAR's device: stop them first, and DMA */
 	iio_pci_generic_free_vectors(gdev);
 	pci_clear_master(gdev->pdev);
+	/*
+	 * A device user space left running (an NVMe controller with queues in
+	 * our DMA buffers) may have fetched addresses before bus mastering
+	 * went off: reset it where it can be (FLR, ...; the driver core holds
+	 * the device lock), so nothing lands in the buffers once freed and a
+	 * later bind finds it idle.  Devices without a reset method keep
+	 * their state (-ENOTTY), as with uio_pci_generic.
+	 */
+	pci_reset_function_locked(gdev->pdev);
 	while (gdev->nr_bars)
 		iio_unregister_device(&gdev->bars[--gdev->nr_bars].idev);
 }

@@ -57,7 +57,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	for (in = 0; in <= 1; in++) {
 		for (out = 0; out <= 1; out++) {
-			region_opts = (struct region_options){ in, out, 0 };
+			region_opts = (struct region_options){
+				.in = in, .out = out, .dma = NULL };
 			status = FUZZ_CATCH_EXIT(region_select(&r, s));
 			if (status != -1) {
 				FUZZ_ASSERT(status == IIOCTL_EUSAGE);
