@@ -2,14 +2,14 @@
 # bench/guest.sh - the measurements of `make bench`, in the guest (busybox
 # sh; bench/run puts it at /bench/guest.sh and the programs in /bench/bin)
 #
-# usage: /bench/guest.sh [SECTION...]    sections: irq rate dump script
+# usage: /bench/guest.sh [SECTION...]    sections: irq rate dump script nvme
 #                                        (default: all, in that order)
 #
 # Prints one "R KEY VALUE..." line per figure on stdout (bench/run turns
 # them into the table), "#" lines as notes.  Sizes come from the
 # environment, set by bench/run through the guest's /bench/env:
 # ROUNDS, RUNS (interrupt round trip), RATE_SECS, RATE_FREQS, DUMP_SIZE,
-# HEXDUMP_LEN, POKES, POKE_PROCS.
+# HEXDUMP_LEN, POKES, POKE_PROCS, NVME_READS.
 echo "R boot_uptime $(cut -d' ' -f1 /proc/uptime)"
 [ -f /bench/env ] && . /bench/env
 B=/bench/bin
@@ -22,11 +22,13 @@ DUMP_SIZE=${DUMP_SIZE:-67108864}
 HEXDUMP_LEN=${HEXDUMP_LEN:-2097152}
 POKES=${POKES:-10000}
 POKE_PROCS=${POKE_PROCS:-10000}
+NVME_READS=${NVME_READS:-20000}
+NVME_PCI=0000:00:1a.0
 MOD=/lib/modules/iio
 UIO_PCI=0000:00:12.0
 GEN_PCI=0000:00:13.0
 GEN_DRV=/sys/bus/pci/drivers/iio_pci_generic
-sections=${*:-irq rate dump script}
+sections=${*:-irq rate dump script nvme}
 failed=0
 
 note() { echo "# $*"; }
@@ -184,6 +186,27 @@ sec_script() {
 	# devmem writes really land: the liveness register returns ~value
 	devmem "$addr" 32 0x12345678
 	echo "R devmem_check $(devmem "$(printf '0x%x' $((bar + 4)))" 32)"
+}
+
+# ---- 6. the user-space NVMe driver (tests/nvme) ---------------------------
+# iio_nvme_rate ARGS...: "READS_PER_S MEDIAN_US P99_US" of one run
+iio_nvme_rate() {
+	iio_nvme "$@" --reads "$NVME_READS" "$NVME_PCI" |
+		sed -n 's/^rate: \([0-9]*\) reads\/s, latency median \([0-9.]*\) us, p99 \([0-9.]*\) us.*/\1 \2 \3/p'
+}
+
+sec_nvme() {
+	[ -e /sys/bus/pci/devices/$NVME_PCI ] || { fail "no nvme at $NVME_PCI"; return; }
+	rmmod iio_pci_generic 2>/dev/null
+	insmod $MOD/iio_pci_generic.ko vectors=4 || { fail "iio_pci_generic vectors=4"; return; }
+	note "nvme: iio_nvme --reads $NVME_READS (4 KiB each, one in flight), completions on MSI-X vector 1 vs polling the CQ"
+	for run in 1 2 3; do
+		echo "R nvme_irq $(iio_nvme_rate)"
+		echo "R nvme_poll $(iio_nvme_rate --poll)"
+	done
+	echo $NVME_PCI > $GEN_DRV/unbind
+	echo none > /sys/bus/pci/devices/$NVME_PCI/driver_override
+	rmmod iio_pci_generic && insmod $MOD/iio_pci_generic.ko
 }
 
 for s in $sections; do
