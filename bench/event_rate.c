@@ -28,6 +28,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "now_ns.h"
+
 #define MAX_LISTENERS 16
 #define FREQ_ATTR "/sys/devices/platform/iio_dummy.0/freq"
 
@@ -40,14 +42,6 @@ struct result {
 		int ready, done;
 	} l[MAX_LISTENERS];
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static void write_attr(const char *path, const char *val)
 {

@@ -40,6 +40,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "now_ns.h"
+
 #define EDU_IRQ_STATUS	0x24
 #define EDU_IRQ_RAISE	0x60
 #define EDU_IRQ_ACK	0x64
@@ -60,14 +62,6 @@ static void die(const char *fmt, ...)
 	fputc('\n', stderr);
 	va_end(ap);
 	exit(1);
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 static void on_alarm(int sig)

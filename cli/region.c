@@ -32,6 +32,18 @@ static const char *node_word(enum iio_node node)
 	       node == NODE_OUT ? "out window" : "region";
 }
 
+/* A fresh region of @dev: not open, not mapped; path and label to fill. */
+static void region_init(struct region *r, const struct iio_device_info *dev,
+			enum iio_node node, uint64_t size)
+{
+	memset(r, 0, sizeof(*r));
+	r->dev = dev;
+	r->node = node;
+	r->size = size;
+	r->fd = -1;
+	r->use_mmap = region_opts.mmap;
+}
+
 /* --dma K: the DMA buffer K of DEV, through its sysfs file */
 static void region_select_dma(struct region *r, const char *dev_arg)
 {
@@ -51,12 +63,7 @@ static void region_select_dma(struct region *r, const char *dev_arg)
 	if (!device_dma(t.dev, k, &b))
 		die(IIOCTL_EUSAGE, "%s has no DMA buffer %u (it has %llu)",
 		    t.dev->label, k, (unsigned long long)t.dev->dma_buffers);
-	memset(r, 0, sizeof(*r));
-	r->dev = t.dev;
-	r->node = NODE_DMA;
-	r->size = b.size;
-	r->fd = -1;
-	r->use_mmap = region_opts.mmap;
+	region_init(r, t.dev, NODE_DMA, b.size);
 	dma_path(t.dev, k, "buffer", r->path, sizeof(r->path));
 	snprintf(r->label, sizeof(r->label), "%s_dma%u", t.dev->label, k);
 }
@@ -92,12 +99,7 @@ void region_select(struct region *r, const char *dev_arg)
 	if (!w.present)
 		die(IIOCTL_EUSAGE, "%s has no %s", t.dev->label,
 		    node_word(node));
-	memset(r, 0, sizeof(*r));
-	r->dev = t.dev;
-	r->node = node;
-	r->size = w.len;
-	r->fd = -1;
-	r->use_mmap = region_opts.mmap;
+	region_init(r, t.dev, node, w.len);
 	if (t.path[0])
 		copy_string(r->path, sizeof(r->path), t.path);
 	else
