@@ -28,6 +28,9 @@ rows = []
 
 
 def row(item, figure, ours, peer, ratio, goal, met, note=""):
+    if "missed" in met:
+        why = "why: bench/README.md, \"Where a goal is missed\""
+        note = note + "; " + why if note else why
     rows.append((item, figure, ours, peer, ratio, goal, met, note))
 
 

@@ -64,6 +64,17 @@ static int do_info(int argc, const char **argv)
 			printf("%-13s%s\n", label, path);
 		}
 	}
+	/* the event nodes of vectors 1 and up: "event1" ... */
+	for (i = 1; i < d->vectors; i++) {
+		vector_event_path(d, (unsigned)i, path, sizeof(path));
+		if (json) {
+			printf(", \"event%zu\": ", i);
+			json_string(stdout, path);
+		} else {
+			snprintf(label, sizeof(label), "event%zu node:", i);
+			printf("%-13s%s\n", label, path);
+		}
+	}
 	if (json)
 		fputs("}}\n", stdout);
 	return IIOCTL_OK;

@@ -5,6 +5,7 @@
 #   iio1, iio2 "edu"  mem 0x100000 at 0xfea00000/0xfeb00000, in [0,0x1000), irq 11
 #   iio3 "pci-testdev" port 0x100 at 0xc000, no windows, irq none
 #   iio1 has a DMA buffer dma0 (0x10000 bytes at bus address 0x6050000)
+#   and 3 event vectors (/dev/iio1_event1, _event2)
 make_attrs() {	# DIR NAME TYPE PHYS SIZE IRQ MINOR PARENT BUS
 	mkdir -p "$1"
 	printf '%s\n' "$2" > "$1/name"
@@ -43,6 +44,11 @@ make_fixture() {
 	echo 0x10000 > "$sys/iio1/dma0/size"
 	echo 0x6050000 > "$sys/iio1/dma0/bus_addr"
 	truncate -s 65536 "$sys/iio1/dma0/buffer"
+	echo 3 > "$sys/iio1/vectors"
+	for k in 1 2; do
+		mkdir -p "$sys/iio1/iio1_event$k"
+		echo 0 > "$sys/iio1/iio1_event$k/event"
+	done
 	make_attrs "$sys/iio3" pci-testdev port 0xc000 0x100 none 12 0000:00:18.0 pci
 	make_node "$dev/iio0" 8192; make_node "$dev/iio0_in" 4096
 	make_node "$dev/iio0_out" 4096; make_node "$dev/iio0_event" 0
@@ -50,5 +56,6 @@ make_fixture() {
 		make_node "$dev/iio$n" 1048576; make_node "$dev/iio${n}_in" 4096
 		make_node "$dev/iio${n}_event" 0
 	done
+	make_node "$dev/iio1_event1" 0; make_node "$dev/iio1_event2" 0
 	make_node "$dev/iio3" 256; make_node "$dev/iio3_event" 0
 }
