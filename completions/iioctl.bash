@@ -246,6 +246,9 @@ _iioctl()
 		$raw && _iioctl_files "$cur" ;;
 	batch:0)
 		_iioctl_files "$cur" ;;
+	help:0)
+		# shellcheck disable=SC2086 # a word list
+		_iioctl_reply "$cur" $_iioctl_commands ;;
 	esac
 	declare -F __ltrim_colon_completions >/dev/null &&
 		__ltrim_colon_completions "$cur"

@@ -187,3 +187,4 @@ complete -c iioctl -n '__iioctl_at 0 info dump peek poke wait-events trigger dma
 complete -c iioctl -n '__iioctl_at 1 trigger; and __fish_seen_argument -l raw' \
     -F
 complete -c iioctl -n '__iioctl_at 0 batch' -F
+complete -c iioctl -n '__iioctl_at 0 help' -a "$__iioctl_cmds"

@@ -17,6 +17,7 @@
 
 #include <linux/fs.h>
 #include <linux/interrupt.h>
+#include <linux/kstrtox.h>
 #include <linux/ktime.h>
 #include <linux/types.h>
 
@@ -132,6 +133,23 @@ struct iio_device {
 
 	struct iio_class_dev *icd;
 };
+
+/**
+ * iio_kstrtou64 - parse a number written to an iio sysfs attribute
+ * @buf: the text, optionally ending in a newline
+ * @val: where the number goes
+ *
+ * The numbers of iio's ABI are decimal or 0x hex, never octal ("010" is
+ * ten), as in iioctl.
+ *
+ * Return: 0, or the error of kstrtou64() (-EINVAL, -ERANGE).
+ */
+static inline int iio_kstrtou64(const char *buf, u64 *val)
+{
+	if (buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X'))
+		return kstrtou64(buf + 2, 16, val);
+	return kstrtou64(buf, 10, val);
+}
 
 int iio_register_device(struct device *parent, struct iio_device *idev);
 void iio_unregister_device(struct iio_device *idev);

@@ -125,14 +125,10 @@ static ssize_t dma_request_store(struct device *dev,
 				 const char *buf, size_t count)
 {
 	struct iio_class_dev *icd = to_iio_class_dev(dev);
-	unsigned long long size;
+	u64 size;
 	int ret;
 
-	/* decimal or 0x hex, never octal (as everywhere in iio's ABI) */
-	if (buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X'))
-		ret = kstrtoull(buf + 2, 16, &size);
-	else
-		ret = kstrtoull(buf, 10, &size);
+	ret = iio_kstrtou64(buf, &size);
 	if (ret)
 		return ret;
 

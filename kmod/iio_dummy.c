@@ -116,7 +116,7 @@ static ssize_t count_show(struct device *dev, struct device_attribute *attr,
 {
 	struct iio_dummy *dummy = dev_get_drvdata(dev);
 
-	return sysfs_emit(buf, "%lld\n", atomic64_read(&dummy->count));
+	return sysfs_emit(buf, "%llu\n", (u64)atomic64_read(&dummy->count));
 }
 
 static ssize_t count_store(struct device *dev, struct device_attribute *attr,
@@ -126,7 +126,7 @@ static ssize_t count_store(struct device *dev, struct device_attribute *attr,
 	u64 val;
 	int ret;
 
-	ret = kstrtou64(buf, 0, &val);
+	ret = iio_kstrtou64(buf, &val);
 	if (ret)
 		return ret;
 	atomic64_set(&dummy->count, val);
@@ -146,12 +146,14 @@ static ssize_t freq_store(struct device *dev, struct device_attribute *attr,
 			  const char *buf, size_t len)
 {
 	struct iio_dummy *dummy = dev_get_drvdata(dev);
-	unsigned int val;
+	u64 val;
 	int ret;
 
-	ret = kstrtouint(buf, 0, &val);
+	ret = iio_kstrtou64(buf, &val);
 	if (ret)
 		return ret;
+	if (val > IIO_MAX_FREQ)
+		return -EINVAL;
 	ret = iio_event_set_freq(&dummy->idev, val);
 	return ret ? ret : len;
 }

@@ -367,6 +367,16 @@ static void bad_sysfs_values(void)
 	EXPECT_EQ(write_text(dummy_attr(0, "freq"), "100000"), 0);
 	EXPECT_EQ(write_text(dummy_attr(0, "freq"), "0"), 0);
 	EXPECT_EQ(write_text(dummy_attr(0, "count"), "x"), EINVAL);
+	/* decimal or 0x hex, never octal; the whole 64 bits, unsigned */
+	EXPECT_EQ(write_text(dummy_attr(0, "count"), "010"), 0);
+	EXPECT_STREQ(read_text(dummy_attr(0, "count")), "10");
+	EXPECT_EQ(write_text(dummy_attr(0, "count"), "0x10"), 0);
+	EXPECT_STREQ(read_text(dummy_attr(0, "count")), "16");
+	EXPECT_EQ(write_text(dummy_attr(0, "count"), "18446744073709551615"), 0);
+	EXPECT_STREQ(read_text(dummy_attr(0, "count")), "18446744073709551615");
+	EXPECT_EQ(write_text(dummy_attr(0, "freq"), "010"), 0);
+	EXPECT_STREQ(read_text(dummy_attr(0, "freq")), "10");
+	EXPECT_EQ(write_text(dummy_attr(0, "freq"), "0"), 0);
 	EXPECT_EQ(write_text(dummy_attr(0, "sig_pid"), "999999"), EINVAL);
 	EXPECT_EQ(write_text(dummy_attr(0, "sig_pid"), "-5"), EINVAL);
 	EXPECT_STREQ(read_text(dummy_attr(0, "sig_pid")), "0");
