@@ -452,9 +452,8 @@ static vm_fault_t iio_vm_fault(struct vm_fault *vmf)
 
 	if (idev->kernaddr) {
 		void *kaddr = idev->kernaddr + start;
-		struct page *page = is_vmalloc_addr(kaddr) ?
-			vmalloc_to_page(kaddr) : virt_to_page(kaddr);
-		int err = vm_insert_page(vma, vmf->address, page);
+		int err = vm_insert_page(vma, vmf->address,
+					 iio_kernel_page(kaddr));
 
 		if (!err || err == -EBUSY)
 			ret = VM_FAULT_NOPAGE;

@@ -124,8 +124,7 @@ static vm_fault_t iio_dma_fault(struct vm_fault *vmf)
 		return VM_FAULT_SIGBUS;
 	p = buffer->cpu_addr + (vmf->pgoff << PAGE_SHIFT);
 	return vmf_insert_pfn(vmf->vma, vmf->address,
-			      is_vmalloc_addr(p) ? vmalloc_to_pfn(p) :
-						   page_to_pfn(virt_to_page(p)));
+			      page_to_pfn(iio_kernel_page(p)));
 }
 
 static const struct vm_operations_struct iio_dma_vm_ops = {

@@ -9,6 +9,7 @@
 #include <linux/cdev.h>
 #include <linux/device.h>
 #include <linux/hrtimer.h>
+#include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/rwsem.h>
 #include <linux/wait.h>
@@ -85,6 +86,13 @@ struct iio_class_dev {
 };
 
 #define to_iio_class_dev(d) container_of(d, struct iio_class_dev, dev)
+
+/* The page behind kernel memory: vmalloc()ed or from the page allocator. */
+static inline struct page *iio_kernel_page(const void *kaddr)
+{
+	return is_vmalloc_addr(kaddr) ? vmalloc_to_page(kaddr) :
+					virt_to_page(kaddr);
+}
 
 /* iio_core.c */
 struct iio_class_dev *iio_class_dev_get(unsigned int minor);
