@@ -117,7 +117,6 @@ struct iio_pci_vector {
  * @mode:	which interrupts it uses
  * @nr_vectors:	MSI-X: how many vectors (else 1)
  * @vectors:	MSI-X vectors 1 and up (index 0 unused: the framework's)
- * @use_msi:	interrupts come from an MSI or MSI-X vector
  * @irq_lock:	serialises the event device's mask and unmask
  * @intx_lock:	protects @intx_masked against the handler
  * @intx_masked: INTx only: masked by the handler or by user space; while
@@ -132,13 +131,18 @@ struct iio_pci_generic {
 	enum iio_pci_irq_mode mode;
 	unsigned int nr_vectors;
 	struct iio_pci_vector vectors[IIO_MAX_VECTORS];
-	bool use_msi;
 	struct mutex irq_lock;	/* protects irq_enabled, removing */
 	spinlock_t intx_lock;	/* protects intx_masked */
 	bool intx_masked;
 	bool irq_enabled;
 	bool removing;
 };
+
+/* Interrupts from an MSI or MSI-X vector: edge-triggered, nothing masked. */
+static bool iio_pci_generic_uses_msi(const struct iio_pci_generic *gdev)
+{
+	return gdev->mode == IIO_PCI_IRQ_MSI || gdev->mode == IIO_PCI_IRQ_MSIX;
+}
 
 /*
  * pci_check_and_mask_intx() reports a pending interrupt even when INTx is
@@ -183,7 +187,7 @@ static ssize_t iio_pci_generic_event_write(struct iio_device *idev,
 		mutex_unlock(&gdev->irq_lock);
 		return -EIO;
 	}
-	if (!gdev->use_msi) {
+	if (!iio_pci_generic_uses_msi(gdev)) {
 		unsigned long flags;
 
 		spin_lock_irqsave(&gdev->intx_lock, flags);
@@ -225,24 +229,21 @@ static int iio_pci_generic_irq(struct iio_pci_generic *gdev, long *irq)
 		if (ret > 0) {
 			gdev->mode = IIO_PCI_IRQ_MSIX;
 			gdev->nr_vectors = ret;
-			gdev->use_msi = true;
-			gdev->irq_enabled = true;
-			*irq = pci_irq_vector(pdev, 0);
 			pci_info(pdev, "%d MSI-X vectors\n", ret);
-			return 0;
+		} else {
+			pci_info(pdev, "no MSI-X, trying MSI\n");
 		}
-		pci_info(pdev, "no MSI-X, trying MSI\n");
 	}
-	if (msi || vectors) {
-		ret = pci_alloc_irq_vectors(pdev, 1, 1, PCI_IRQ_MSI);
-		if (ret > 0) {
+	if (!gdev->mode && (msi || vectors)) {
+		if (pci_alloc_irq_vectors(pdev, 1, 1, PCI_IRQ_MSI) > 0)
 			gdev->mode = IIO_PCI_IRQ_MSI;
-			gdev->use_msi = true;
-			gdev->irq_enabled = true;
-			*irq = pci_irq_vector(pdev, 0);
-			return 0;
-		}
-		pci_info(pdev, "no MSI, falling back to INTx\n");
+		else
+			pci_info(pdev, "no MSI, falling back to INTx\n");
+	}
+	if (iio_pci_generic_uses_msi(gdev)) {
+		gdev->irq_enabled = true;
+		*irq = pci_irq_vector(pdev, 0);
+		return 0;
 	}
 	if (!pdev->irq || pdev->irq == IRQ_NOTCONNECTED) {
 		pci_info(pdev, "no interrupt: its event device gives EIO\n");
@@ -312,7 +313,8 @@ static void iio_pci_generic_unregister(struct iio_pci_generic *gdev)
 	/* free_irq() of the framework wants the MSI vector enabled */
 	mutex_lock(&gdev->irq_lock);
 	gdev->removing = true;
-	if (gdev->use_msi && !gdev->irq_enabled && gdev->nr_bars)
+	if (iio_pci_generic_uses_msi(gdev) && !gdev->irq_enabled &&
+	    gdev->nr_bars)
 		enable_irq(gdev->bars[0].idev.irq);
 	gdev->irq_enabled = true;
 	mutex_unlock(&gdev->irq_lock);
@@ -382,8 +384,9 @@ static int iio_pci_generic_probe(struct pci_dev *pdev,
 			idev->virtaddr = pcim_iomap_table(pdev)[i];
 		if (!gdev->nr_bars && irq != IIO_IRQ_NONE) {
 			idev->irq = irq;
-			idev->handler = gdev->use_msi ? iio_pci_generic_msi :
-							iio_pci_generic_intx;
+			idev->handler = iio_pci_generic_uses_msi(gdev) ?
+					iio_pci_generic_msi :
+					iio_pci_generic_intx;
 			idev->event_write = iio_pci_generic_event_write;
 			idev->vectors = gdev->nr_vectors;
 		}
@@ -405,7 +408,7 @@ static int iio_pci_generic_probe(struct pci_dev *pdev,
 
 err_unregister:
 	iio_pci_generic_unregister(gdev);
-	if (gdev->use_msi)
+	if (iio_pci_generic_uses_msi(gdev))
 		pci_free_irq_vectors(pdev);
 	return ret;
 }
@@ -415,7 +418,7 @@ static void iio_pci_generic_remove(struct pci_dev *pdev)
 	struct iio_pci_generic *gdev = pci_get_drvdata(pdev);
 
 	iio_pci_generic_unregister(gdev);
-	if (gdev->use_msi)
+	if (iio_pci_generic_uses_msi(gdev))
 		pci_free_irq_vectors(pdev);
 }
 
