@@ -121,9 +121,11 @@ static bool read_device(unsigned nr, struct iio_device_info *d)
 	d->vectors = read_attr(dir, "vectors", probe, sizeof(probe)) ?
 		     read_num_attr(d, dir, "vectors") : 1;
 	while (d->dma_buffers < DEVICE_DMA_MAX) {
-		snprintf(probe, sizeof(probe), "dma%llu/size",
+		char size_attr[32];
+
+		snprintf(size_attr, sizeof(size_attr), "dma%llu/size",
 			 (unsigned long long)d->dma_buffers);
-		if (!read_attr(dir, probe, probe, sizeof(probe)))
+		if (!read_attr(dir, size_attr, probe, sizeof(probe)))
 			break;
 		d->dma_buffers++;
 	}
@@ -341,15 +343,19 @@ void device_attr_path(const struct iio_device_info *dev, const char *attr,
 void dma_path(const struct iio_device_info *dev, unsigned k,
 	      const char *file, char *buf, size_t size)
 {
-	snprintf(buf, size, "%s/%s/dma%u/%s", sysfs_root, dev->label, k, file);
+	char name[64];
+
+	snprintf(name, sizeof(name), "dma%u/%s", k, file);
+	device_attr_path(dev, name, buf, size);
 }
 
 bool device_dma(const struct iio_device_info *dev, unsigned k,
 		struct iio_dma_buffer *buf)
 {
-	char dir[PATH_MAX], probe[64];
+	char dir[PATH_MAX], name[32], probe[64];
 
-	snprintf(dir, sizeof(dir), "%s/%s/dma%u", sysfs_root, dev->label, k);
+	snprintf(name, sizeof(name), "dma%u", k);
+	device_attr_path(dev, name, dir, sizeof(dir));
 	if (!read_attr(dir, "size", probe, sizeof(probe)))
 		return false;
 	buf->size = read_num_attr(dev, dir, "size");
@@ -369,12 +375,12 @@ void vector_event_path(const struct iio_device_info *dev, unsigned k,
 uint32_t device_vector_event_count(const struct iio_device_info *dev,
 				   unsigned k)
 {
-	char dir[PATH_MAX];
+	char dir[PATH_MAX], node[32];
 
 	if (!k)
 		return device_event_count(dev);
-	snprintf(dir, sizeof(dir), "%s/%s/%s_event%u", sysfs_root, dev->label,
-		 dev->label, k);
+	snprintf(node, sizeof(node), "%s_event%u", dev->label, k);
+	device_attr_path(dev, node, dir, sizeof(dir));
 	return (uint32_t)read_num_attr(dev, dir, "event");
 }
 

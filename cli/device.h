@@ -90,7 +90,7 @@ bool device_dma(const struct iio_device_info *dev, unsigned k,
 /* SYSFS/iioN/dmaK/FILE ("buffer", "size", ...) */
 void dma_path(const struct iio_device_info *dev, unsigned k,
 	      const char *file, char *buf, size_t size);
-/* SYSFS/iioN/ATTR */
+/* SYSFS/iioN/ATTR (an attribute, or a folder such as "dma0") */
 void device_attr_path(const struct iio_device_info *dev, const char *attr,
 		      char *buf, size_t size);
 

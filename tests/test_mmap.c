@@ -23,16 +23,25 @@ static void setup(void)
 	nr = dummy_nr(0);
 }
 
+/* a fresh dummy's whole region, mapped read-write; its file in *fd */
+static volatile unsigned char *map_fresh_region(int *fd)
+{
+	volatile unsigned char *p;
+
+	setup();
+	*fd = MUST(open(iio_node(nr, ""), O_RDWR));
+	p = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, *fd, 0);
+	EXPECT(p != MAP_FAILED);
+	return p;
+}
+
 static void map_whole_region(void)
 {
 	unsigned char buf[8];
 	volatile unsigned char *p;
 	int fd;
 
-	setup();
-	fd = MUST(open(iio_node(nr, ""), O_RDWR));
-	p = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	EXPECT(p != MAP_FAILED);
+	p = map_fresh_region(&fd);
 	p[0x123] = 0x5a;
 	p[WIN + 7] = 0xa5;
 	EXPECT_EQ(pread(fd, buf, 1, 0x123), 1);
@@ -130,10 +139,7 @@ static void mapping_survives_close_and_fork(void)
 	int fd, status;
 	pid_t pid;
 
-	setup();
-	fd = MUST(open(iio_node(nr, ""), O_RDWR));
-	p = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	EXPECT(p != MAP_FAILED);
+	p = map_fresh_region(&fd);
 	close(fd);
 	pid = fork();
 	if (!pid) {
@@ -155,10 +161,7 @@ static void madv_dontneed_refaults(void)
 	volatile unsigned char *p;
 	int fd;
 
-	setup();
-	fd = MUST(open(iio_node(nr, ""), O_RDWR));
-	p = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	EXPECT(p != MAP_FAILED);
+	p = map_fresh_region(&fd);
 	p[0x10] = 0x3c;
 	p[WIN + 0x10] = 0xc3;
 	MUST(madvise((void *)p, SIZE, MADV_DONTNEED));
