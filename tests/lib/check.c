@@ -48,11 +48,13 @@ void check_fail(const char *file, int line, const char *fmt, ...)
 static int run_case(const struct check_case *c)
 {
 	char msg[1024] = "";
+	struct timespec t0, t1;
 	int fds[2], status;
 	ssize_t n, len = 0;
 	pid_t pid;
 
 	fflush(stdout);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (pipe(fds) < 0) {
 		perror("pipe");
 		exit(2);
@@ -79,6 +81,11 @@ static int run_case(const struct check_case *c)
 	close(fds[0]);
 	waitpid(pid, &status, 0);
 	kill(-pid, SIGKILL);	/* leftovers of the case */
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	/* where the suite's time goes: a note for every slow case */
+	if (t1.tv_sec - t0.tv_sec >= 2)
+		check_note("%s/%s took %ld s", prog, c->name,
+			   (long)(t1.tv_sec - t0.tv_sec));
 
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && !len) {
 		printf("PASS %s/%s\n", prog, c->name);
