@@ -250,18 +250,25 @@ static uint64_t now_ns(void)
 }
 
 /* ---- sysfs ---- */
+/* open the sysfs file named by @fmt and @ap with @flags */
+static int sysfs_vopen(int flags, const char *fmt, va_list ap)
+{
+	char path[PATH_MAX];
+
+	vsnprintf(path, sizeof(path), fmt, ap);
+	return open(path, flags);
+}
+
 /* the text of a sysfs file, trailing newline cut; NULL (errno) if absent */
 static char *sysfs_read(char *buf, size_t len, const char *fmt, ...)
 {
-	char path[PATH_MAX];
 	va_list ap;
 	ssize_t n;
 	int fd;
 
 	va_start(ap, fmt);
-	vsnprintf(path, sizeof(path), fmt, ap);
+	fd = sysfs_vopen(O_RDONLY, fmt, ap);
 	va_end(ap);
-	fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return NULL;
 	n = read(fd, buf, len - 1);
@@ -275,14 +282,12 @@ static char *sysfs_read(char *buf, size_t len, const char *fmt, ...)
 
 static int sysfs_write(const char *text, const char *fmt, ...)
 {
-	char path[PATH_MAX];
 	va_list ap;
 	int fd, err = 0;
 
 	va_start(ap, fmt);
-	vsnprintf(path, sizeof(path), fmt, ap);
+	fd = sysfs_vopen(O_WRONLY, fmt, ap);
 	va_end(ap);
-	fd = open(path, O_WRONLY);
 	if (fd < 0)
 		return errno;
 	if (write(fd, text, strlen(text)) < 0)
