@@ -315,8 +315,10 @@ static void run_user(struct user *u, enum user_kind kind, int nr,
 		if (fd < 0)
 			user_fail(u, "open: errno %d", errno);
 		pfd.fd = fd;
-		if (poll(&pfd, 1, CHILD_MS) != 1)
-			user_fail(u, "poll: nothing within %d ms", CHILD_MS);
+		/* longer than the removal and the parent's wait for us */
+		if (poll(&pfd, 1, GONE_MS + CHILD_MS) != 1)
+			user_fail(u, "poll: nothing within %d ms",
+				  GONE_MS + CHILD_MS);
 		if (pfd.revents != (POLLERR | POLLHUP)) {
 			if (pfd.revents & POLLIN && read(fd, &c, 4) == 4)
 				u->last_count = c;
