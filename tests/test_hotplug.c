@@ -201,13 +201,16 @@ enum user_kind {
 	ASYNC,		/* O_ASYNC owner: one signal, POLL_HUP */
 	TOUCHER,	/* reads and writes registers through a mapping: SIGBUS */
 	PREADER,	/* the same by pread/pwrite: EIO */
+	DMA_TOUCHER,	/* reads and writes a mapped DMA buffer: SIGBUS */
 	NKINDS
 };
 
 static const char *const kind_names[NKINDS] = {
 	"blocked reader", "poller", "O_ASYNC owner", "mapping toucher",
-	"pread/pwrite loop",
+	"pread/pwrite loop", "DMA buffer toucher",
 };
+
+#define DMA_BYTES	8192
 
 struct user {
 	volatile unsigned long long rounds;	/* register round trips */
@@ -216,7 +219,7 @@ struct user {
 };
 
 static struct user *users;
-/* not in *users: a child would write its fork()'s 0 there */
+/* not in *users: a child would write its fork()'s 0 there; 0: none */
 static pid_t user_pids[NKINDS];
 
 static struct user *shared_users(void)
@@ -285,8 +288,26 @@ static void round_trip(struct user *u, volatile uint32_t *regs, int fd)
 	u->rounds++;
 }
 
+/*
+ * One round over the DMA buffer @w: round r finds word i = r ^ i (what
+ * round r - 1 wrote; the parent wrote round 0's) and writes r + 1 ^ i.
+ * Memory given back to the kernel under the mapping would not keep that.
+ */
+static void dma_round(struct user *u, volatile uint32_t *w)
+{
+	uint32_t r = (uint32_t)u->rounds, i;
+
+	for (i = 0; i < DMA_BYTES / 4; i++) {
+		if (w[i] != (r ^ i))
+			user_fail(u, "round %u: word %u of the DMA buffer is 0x%08x, not 0x%08x",
+				  r, i, w[i], r ^ i);
+		w[i] = (r + 1) ^ i;
+	}
+	u->rounds++;
+}
+
 static void run_user(struct user *u, enum user_kind kind, int nr,
-		     uint32_t count)
+		     const char *dma_buffer, uint32_t count)
 {
 	struct pollfd pfd = { .events = POLLIN };
 	volatile uint32_t *regs = NULL;
@@ -361,14 +382,28 @@ static void run_user(struct user *u, enum user_kind kind, int nr,
 		}
 		for (;;)
 			round_trip(u, regs, fd);
+	case DMA_TOUCHER:
+		fd = open(dma_buffer, O_RDWR);
+		if (fd < 0)
+			user_fail(u, "open %s: errno %d", dma_buffer, errno);
+		regs = mmap(NULL, DMA_BYTES, PROT_READ | PROT_WRITE,
+			    MAP_SHARED, fd, 0);
+		if (regs == MAP_FAILED)
+			user_fail(u, "mmap %s: errno %d", dma_buffer, errno);
+		for (;;)
+			dma_round(u, regs);
 	case NKINDS:
 		break;
 	}
 	_exit(2);
 }
 
-/* a user of each kind, each started and waiting (or running) */
-static void start_users(int nr)
+/*
+ * A user of each kind (a DMA buffer toucher if @dma_buffer, the path of
+ * a buffer file the parent filled for round 0), each started and waiting
+ * or running.
+ */
+static void start_users(int nr, const char *dma_buffer)
 {
 	static const long blocked_in[NKINDS] = {
 		[READER] = SYS_read, [POLLER] = SYS_poll,
@@ -380,20 +415,25 @@ static void start_users(int nr)
 
 	users = shared_users();
 	for (k = 0; k < NKINDS; k++) {
+		user_pids[k] = 0;
+		if (k == DMA_TOUCHER && !dma_buffer)
+			continue;
 		user_pids[k] = fork();
 		if (user_pids[k] < 0)
 			FAIL("fork: %s", strerror(errno));
 		if (!user_pids[k])
-			run_user(&users[k], k, nr, count);
+			run_user(&users[k], k, nr, dma_buffer, count);
 		if (blocked_in[k])
 			wait_sleeping_in(user_pids[k], blocked_in[k], 10000);
 	}
 	deadline = now_ms() + 10000;
-	while (users[TOUCHER].rounds < 100 || users[PREADER].rounds < 100) {
+	while (users[TOUCHER].rounds < 100 || users[PREADER].rounds < 100 ||
+	       (dma_buffer && users[DMA_TOUCHER].rounds < 100)) {
 		if (now_ms() >= deadline)
-			FAIL("the register loops did not get going: %llu and %llu rounds (%s / %s)",
+			FAIL("the loops did not get going: %llu, %llu and %llu rounds (%s / %s / %s)",
 			     users[TOUCHER].rounds, users[PREADER].rounds,
-			     users[TOUCHER].why, users[PREADER].why);
+			     users[DMA_TOUCHER].rounds, users[TOUCHER].why,
+			     users[PREADER].why, users[DMA_TOUCHER].why);
 		msleep(10);
 	}
 }
@@ -401,14 +441,19 @@ static void start_users(int nr)
 /* each user ended as documented; no event came from the teardown */
 static void check_users(uint32_t count)
 {
+	char dma_note[64];
 	int k, status;
 
+	snprintf(dma_note, sizeof(dma_note), ", %llu over the DMA buffer",
+		 users[DMA_TOUCHER].rounds);
 	for (k = 0; k < NKINDS; k++) {
+		if (!user_pids[k])
+			continue;
 		status = wait_status(user_pids[k], CHILD_MS);
 		if (status == -1)
 			FAIL("%s still running %d ms after the removal",
 			     kind_names[k], CHILD_MS);
-		if (k == TOUCHER) {
+		if (k == TOUCHER || k == DMA_TOUCHER) {
 			if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGBUS)
 				FAIL("%s: %s %d, want SIGBUS (%s)", kind_names[k],
 				     WIFEXITED(status) ? "exit" : "signal",
@@ -426,8 +471,9 @@ static void check_users(uint32_t count)
 			FAIL("%s saw event count %u, the count before the removal was %u",
 			     kind_names[k], users[k].last_count, count);
 	}
-	check_note("round trips before the removal: %llu by mapping, %llu by pread/pwrite",
-		   users[TOUCHER].rounds, users[PREADER].rounds);
+	check_note("rounds before the removal: %llu by mapping, %llu by pread/pwrite%s",
+		   users[TOUCHER].rounds, users[PREADER].rounds,
+		   user_pids[DMA_TOUCHER] ? dma_note : "");
 	munmap(users, sizeof(*users) * NKINDS);
 }
 
@@ -475,16 +521,19 @@ static void edu_removed_in_use(const char *id, const char *pci,
 	efd = MUST(open(iio_node(nr, "_event"), O_RDWR));
 	regs = map_bar(fd, 4096);
 	if (generic) {
-		EXPECT_EQ(write_text(iio_attr_path(nr, "dma_request"), "8192"), 0);
+		snprintf(path, sizeof(path), "%d", DMA_BYTES);
+		EXPECT_EQ(write_text(iio_attr_path(nr, "dma_request"), path), 0);
 		snprintf(path, sizeof(path), "/sys/class/iio/iio%d/dma0/buffer",
 			 nr);
 		bfd = MUST(open(path, O_RDWR));
-		buf = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, bfd, 0);
+		buf = mmap(NULL, DMA_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED,
+			   bfd, 0);
 		EXPECT(buf != MAP_FAILED);
-		memset(buf, 0x5a, 8192);
+		for (uint32_t i = 0; i < DMA_BYTES / 4; i++)
+			((uint32_t *)buf)[i] = i;	/* round 0 */
 	}
 	count = read_num(iio_attr_path(nr, "event"));
-	start_users(nr);
+	start_users(nr, generic ? path : NULL);
 
 	device_del(id, pci);
 	EXPECT(!path_exists(iio_attr_path(nr, "")));
@@ -515,7 +564,7 @@ static void edu_removed_in_use(const char *id, const char *pci,
 
 	/* the last close and unmap free nr: the next registration takes it */
 	if (generic) {
-		munmap(buf, 8192);
+		munmap(buf, DMA_BYTES);
 		close(bfd);
 	}
 	munmap((void *)regs, 4096);
