@@ -8,7 +8,7 @@
  * sub-page BAR is mapped only with the rest of its page reserved.
  *
  * Devices (qemu/run): the NVMe controller 00:1a.0, the edu 00:13.0 and
- * ivshmem-plain 00:1b.0 for iio_pci_generic, iio_edu's edus 00:10.0 and
+ * ivshmem-plain 00:1e.0 for iio_pci_generic, iio_edu's edus 00:10.0 and
  * 00:11.0 on the INTx lines they share with 00:13.0.
  */
 #define _GNU_SOURCE
@@ -27,7 +27,7 @@
 #define DRV		"/sys/bus/pci/drivers/iio_pci_generic"
 #define NVME_PCI	"0000:00:1a.0"
 #define EDU_PCI		"0000:00:13.0"
-#define IVSHMEM_PCI	"0000:00:1b.0"
+#define IVSHMEM_PCI	"0000:00:1e.0"
 #define NVME_VS		0x08
 #define EDU_IRQ_STATUS	0x24
 #define EDU_IRQ_RAISE	0x60
