@@ -93,13 +93,6 @@ static int bar_nr(const char *pci, int bar)
 	return iio_must_find(name, 0);
 }
 
-static void generic_reload(const char *params)
-{
-	if (shell("rmmod iio_pci_generic && insmod " MODDIR "/iio_pci_generic.ko %s",
-		  params))
-		FAIL("reloading iio_pci_generic.ko %s failed", params);
-}
-
 /* @len bytes of region @nr mapped read-write from offset 0 (fd closed) */
 static volatile uint32_t *map_region(int nr, size_t len)
 {
@@ -285,7 +278,7 @@ static void intx_masked_after_unbind(void)
 	uint64_t bus;
 	char path[128];
 
-	generic_reload("dma_bits=28");
+	pci_generic_reload("dma_bits=28");
 	bind(EDU_PCI);
 	gnr = bar_nr(EDU_PCI, 0);
 	enr = iio_edu_sharing(gnr);
@@ -314,7 +307,7 @@ static void intx_masked_after_unbind(void)
 	munmap((void *)raw, 4096);
 	munmap((void *)eregs, 4096);
 	close(efd);
-	generic_reload("");
+	pci_generic_reload("");
 }
 
 /*
@@ -385,7 +378,7 @@ static void msix_table_kept(void)
 	size_t size;
 	int nr, fd;
 
-	generic_reload("vectors=4");
+	pci_generic_reload("vectors=4");
 	bind(NVME_PCI);
 	nr = bar_nr(NVME_PCI, 0);
 	EXPECT_STREQ(read_text(pci_path(NVME_PCI, "irq_mode")), "msix");
@@ -424,7 +417,7 @@ static void msix_table_kept(void)
 		FAIL("iio_nvme after the table writes: %s",
 		     read_text("/tmp/own.out"));
 	unbind(NVME_PCI);
-	generic_reload("");
+	pci_generic_reload("");
 }
 
 /*
@@ -458,14 +451,14 @@ static void bus_master_while_in_use(void)
 	EXPECT_EQ(pci_command(EDU_PCI) & COMMAND_MASTER, 0);
 	close(fd);
 
-	generic_reload("dma_max=0");
+	pci_generic_reload("dma_max=0");
 	bind(EDU_PCI);
 	nr = bar_nr(EDU_PCI, 0);
 	fd = MUST(open(iio_node(nr, ""), O_RDONLY));
 	EXPECT_EQ(pci_command(EDU_PCI) & COMMAND_MASTER, 0);
 	close(fd);
 	unbind(EDU_PCI);
-	generic_reload("");
+	pci_generic_reload("");
 
 	enr = iio_must_find("edu", 0);
 	snprintf(edu_pci, sizeof(edu_pci), "%s", iio_pci(enr));
