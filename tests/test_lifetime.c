@@ -36,18 +36,6 @@ static void remove_dummy(void)
 		FAIL("rmmod iio_dummy failed");
 }
 
-static void wait_listeners(int n)
-{
-	int i;
-
-	for (i = 0; i < 500; i++) {
-		if ((int)read_num(iio_attr_path(nr, "listener")) >= n)
-			break;
-		msleep(10);
-	}
-	msleep(100);	/* let them block */
-}
-
 /* 57c5f4df0a5a, 092561f06702: a reader blocked in read() at unregister */
 static void blocked_reader_gets_eio(void)
 {
@@ -65,7 +53,7 @@ static void blocked_reader_gets_eio(void)
 			_exit(1);
 		_exit(0);
 	}
-	wait_listeners(1);
+	wait_blocked(pid, "iio_event_read");
 	remove_dummy();
 	expect_child_ok(pid);
 	dummy_reload("");
@@ -83,7 +71,7 @@ static void poller_wakes_with_error(void)
 
 		if (poll(&pfd, 1, 10000) != 1)
 			_exit(1);
-		_exit(pfd.revents & (POLLERR | POLLHUP) ? 0 : 3);
+		_exit(pfd.revents == (POLLERR | POLLHUP) ? 0 : 3);
 	}
 	epid = fork();
 	if (!epid) {
@@ -95,42 +83,51 @@ static void poller_wakes_with_error(void)
 			_exit(2);
 		if (epoll_wait(ep, &got, 1, 10000) != 1)
 			_exit(1);
-		_exit(got.events & (EPOLLERR | EPOLLHUP) ? 0 : 3);
+		_exit(got.events == (EPOLLERR | EPOLLHUP) ? 0 : 3);
 	}
-	wait_listeners(2);
+	wait_blocked(pid, "do_sys_poll");
+	wait_blocked(epid, "do_epoll_wait");
 	remove_dummy();
 	expect_child_ok(pid);
 	expect_child_ok(epid);
 	dummy_reload("");
 }
 
-static volatile sig_atomic_t sigio;
+static volatile sig_atomic_t sigio, sigio_code, sigio_fd;
 
-static void on_sigio(int sig)
+static void on_sigio(int sig, siginfo_t *si, void *uc)
 {
 	(void)sig;
+	(void)uc;
 	sigio++;
+	sigio_code = si->si_code;
+	sigio_fd = si->si_fd;
 }
 
 /* a93e7b331568, 57c5f4df0a5a: every file operation after unregister */
 static void calls_after_remove_fail(void)
 {
 	int fd, efd, afd, in;
+	struct sigaction sa = { .sa_sigaction = on_sigio, .sa_flags = SA_SIGINFO };
 	struct pollfd pfd;
 	uint32_t c = 1;
 	char buf[8];
 
 	setup();
-	signal(SIGIO, on_sigio);
+	MUST(sigaction(SIGIO, &sa, NULL));
 	fd = MUST(open(iio_node(nr, ""), O_RDWR));
 	in = MUST(open(iio_node(nr, "_in"), O_RDONLY));
 	efd = MUST(open(iio_node(nr, "_event"), O_RDWR));
 	afd = MUST(open(iio_node(nr, "_event"), O_RDONLY));
 	MUST(fcntl(afd, F_SETOWN, getpid()));
+	MUST(fcntl(afd, F_SETSIG, SIGIO));	/* with si_code and si_fd */
 	MUST(fcntl(afd, F_SETFL, O_ASYNC));
 	remove_dummy();
 
-	EXPECT(sigio >= 1);	/* O_ASYNC files are told (POLL_HUP) */
+	/* the O_ASYNC file is told once, with POLL_HUP */
+	EXPECT_EQ(sigio, 1);
+	EXPECT_EQ(sigio_code, POLL_HUP);
+	EXPECT_EQ(sigio_fd, afd);
 	EXPECT_ERRNO(read(fd, buf, 8), EIO);
 	EXPECT_ERRNO(pread(in, buf, 8, 0), EIO);
 	EXPECT_ERRNO(write(fd, buf, 8), EIO);
@@ -194,6 +191,41 @@ static void number_reused_after_last_close(void)
 	close(fd);
 	dummy_reload("");
 	EXPECT_EQ(dummy_nr(0), old);
+}
+
+/* a mapping alone (its file closed) holds the number too */
+static void number_held_by_mapping(void)
+{
+	void *p;
+	int fd, old;
+
+	setup();
+	old = nr;
+	fd = MUST(open(iio_node(old, ""), O_RDWR));
+	p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+	EXPECT(p != MAP_FAILED);
+	MUST(close(fd));
+	remove_dummy();
+	dummy_reload("");
+	EXPECT(dummy_nr(0) != old);
+	MUST(munmap(p, 4096));
+	dummy_reload("");
+	EXPECT_EQ(dummy_nr(0), old);
+}
+
+/* an attribute file open across the removal reads ENODEV */
+static void sysfs_read_after_remove(void)
+{
+	char buf[64];
+	int fd;
+
+	setup();
+	fd = MUST(open(iio_attr_path(nr, "name"), O_RDONLY));
+	EXPECT(read(fd, buf, sizeof(buf)) > 0);
+	remove_dummy();
+	EXPECT_ERRNO(pread(fd, buf, sizeof(buf), 0), ENODEV);
+	MUST(close(fd));
+	dummy_reload("");
 }
 
 /* 0c9ae0b86050: open() racing with unregister */
@@ -318,7 +350,10 @@ static void read_in_progress_at_remove(void)
 		do {
 			n = pread(fd, buf, 0x4000000, 0);
 		} while (n == 0x4000000);
-		_exit(n == -1 && errno == EIO ? 0 : (n >= 0 ? 0 : 1));
+		/* the bytes done before it went away, then EIO */
+		if (n > 0)
+			n = pread(fd, buf, 0x4000000, 0);
+		_exit(n == -1 && errno == EIO ? 0 : 1);
 	}
 	msleep(300);
 	remove_dummy();
@@ -399,6 +434,8 @@ static const struct check_case cases[] = {
 	CASE(calls_after_remove_fail),
 	CASE(mapping_faults_after_remove),
 	CASE(number_reused_after_last_close),
+	CASE(number_held_by_mapping),
+	CASE(sysfs_read_after_remove),
 	CASE_T(open_races_unregister, 120),
 	CASE_T(read_in_progress_at_remove, 60),
 	CASE_T(mmap_races_unregister, 120),

@@ -325,3 +325,37 @@ unsigned long long now_ms(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (unsigned long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
+
+void wait_blocked(pid_t pid, const char *wchan)
+{
+	char path[64], stat[512] = "", where[128] = "";
+	unsigned long long start = now_ms();
+	char *paren;
+	FILE *f;
+
+	for (;;) {
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+		f = fopen(path, "r");
+		if (!f)
+			FAIL("process %d is gone (waiting for it to block in %s)",
+			     (int)pid, wchan);
+		if (!fgets(stat, sizeof(stat), f))
+			stat[0] = 0;
+		fclose(f);
+		snprintf(path, sizeof(path), "/proc/%d/wchan", (int)pid);
+		f = fopen(path, "r");
+		if (f) {
+			if (!fgets(where, sizeof(where), f))
+				where[0] = 0;
+			fclose(f);
+		}
+		paren = strrchr(stat, ')');
+		if (paren && paren[1] == ' ' && paren[2] == 'S' &&
+		    !strcmp(where, wchan))
+			return;
+		if (now_ms() - start > 10000)
+			FAIL("process %d did not block in %s within 10 s: state %c, wchan \"%s\"",
+			     (int)pid, wchan, paren ? paren[2] : '?', where);
+		msleep(5);
+	}
+}

@@ -32,6 +32,12 @@ void event_inject(int nr, uint32_t n);
 uint32_t event_read(int fd);
 /* a child blocked in read() of @efd; it exits 0 when the read fails with EIO */
 pid_t fork_blocked_reader(int efd);
+/*
+ * wait until process @pid sleeps (state S in /proc/PID/stat) in kernel
+ * function @wchan (/proc/PID/wchan), e.g. "iio_event_read"; fails the
+ * case after 10 s
+ */
+void wait_blocked(pid_t pid, const char *wchan);
 /* the child @pid must exit with status 0 */
 void expect_child_ok(pid_t pid);
 /* a child reading (or with @write, writing) @p must be killed by SIGBUS */
