@@ -361,6 +361,48 @@ static void read_in_progress_at_remove(void)
 	dummy_reload("");
 }
 
+/*
+ * iioctl dump blocked writing to a full pipe while the device goes away:
+ * its next read of the region fails with EIO, which is exit status 4
+ * (the device went away) and one line on stderr.
+ */
+static void iioctl_dump_exits_4_when_gone(void)
+{
+	char buf[65536], want[128];
+	int fds[2], status;
+	pid_t pid;
+
+	dummy_reload("size=0x400000 freq=0");
+	nr = dummy_nr(0);
+	MUST(pipe(fds));
+	pid = MUST(fork());
+	if (!pid) {
+		int err = open("/tmp/dump.err", O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		char dev[16];
+
+		if (err < 0 || dup2(fds[1], 1) < 0 || dup2(err, 2) < 0)
+			_exit(126);
+		close(fds[0]);
+		snprintf(dev, sizeof(dev), "iio%d", nr);
+		execlp("iioctl", "iioctl", "dump", "--raw", dev, (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	wait_blocked(pid, "pipe_write");	/* 1 MiB read, 64 KiB written */
+	remove_dummy();
+	while (MUST(read(fds[0], buf, sizeof(buf))) > 0)
+		;
+	close(fds[0]);
+	MUST(waitpid(pid, &status, 0));
+	EXPECT(WIFEXITED(status));
+	EXPECT_EQ(WEXITSTATUS(status), 4);
+	snprintf(want, sizeof(want),
+		 "iioctl: iio%d: read of 1048576 bytes at 0x100000: Input/output error",
+		 nr);
+	EXPECT_STREQ(read_text("/tmp/dump.err"), want);
+	dummy_reload("");
+}
+
 /* iio.ko stays while files are open; goes once the last one closes */
 static void iio_module_reload(void)
 {
@@ -438,6 +480,7 @@ static const struct check_case cases[] = {
 	CASE(sysfs_read_after_remove),
 	CASE_T(open_races_unregister, 120),
 	CASE_T(read_in_progress_at_remove, 60),
+	CASE_T(iioctl_dump_exits_4_when_gone, 60),
 	CASE_T(mmap_races_unregister, 120),
 	CASE_T(iio_module_reload, 90),
 	CASE_T(open_on_add_uevent, 90),
