@@ -228,6 +228,53 @@ static void sysfs_read_after_remove(void)
 	dummy_reload("");
 }
 
+/*
+ * At most 256 devices exist at once, counting the removed ones whose
+ * numbers are still held by open files: with every number in use, a new
+ * device fails to register (the dummy's insmod: ENODEV), and one number
+ * given back is enough for the next.
+ */
+static void device_count_limit(void)
+{
+	static int held[300];
+	int n_held = 0, i, err, live;
+	char path[64];
+
+	for (int per_load = 16; per_load >= 1; per_load = per_load > 1 ? 1 : 0) {
+		char params[32];
+
+		snprintf(params, sizeof(params), "devices=%d freq=0", per_load);
+		for (;;) {
+			module_unload("iio_dummy");
+			err = module_load("iio_dummy", params);
+			if (err)
+				break;
+			for (i = 0; i < per_load; i++) {
+				if (n_held == 300)
+					FAIL("more than 300 devices registered");
+				held[n_held++] = MUST(open(iio_node(dummy_nr(i),
+								   "_event"),
+							   O_RDONLY));
+			}
+		}
+		EXPECT_EQ(err, ENODEV);
+	}
+	for (live = 0, i = 0; i < 256; i++) {
+		snprintf(path, sizeof(path), "/sys/class/iio/iio%d", i);
+		live += path_exists(path);
+	}
+	check_note("%d numbers held by files of removed dummies, %d devices live",
+		   n_held, live);
+	EXPECT_EQ(n_held + live, 256);
+	MUST(close(held[--n_held]));
+	EXPECT_EQ(module_load("iio_dummy", "freq=0"), 0);
+	EXPECT_EQ(module_unload("iio_dummy"), 0);
+	while (n_held)
+		MUST(close(held[--n_held]));
+	dummy_reload("");
+	EXPECT_EQ(dummy_nr(0), 0);
+}
+
 /* 0c9ae0b86050: open() racing with unregister */
 static void open_races_unregister(void)
 {
@@ -478,6 +525,7 @@ static const struct check_case cases[] = {
 	CASE(number_reused_after_last_close),
 	CASE(number_held_by_mapping),
 	CASE(sysfs_read_after_remove),
+	CASE_T(device_count_limit, 120),
 	CASE_T(open_races_unregister, 120),
 	CASE_T(read_in_progress_at_remove, 60),
 	CASE_T(iioctl_dump_exits_4_when_gone, 60),
