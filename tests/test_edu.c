@@ -363,7 +363,7 @@ static void remove_while_in_use(void)
 	regs = map_registers();
 	efd = MUST(open(iio_node(nr, "_event"), O_RDONLY));
 	reader = fork_blocked_reader(efd);
-	msleep(300);
+	wait_blocked(reader, "iio_event_read");
 	EXPECT(shell("rmmod iio_edu") == 0);
 	expect_child_ok(reader);
 	expect_sigbus(regs, 0);

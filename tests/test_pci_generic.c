@@ -335,7 +335,7 @@ static void unbind_bind_cycles_in_use(void)
 		EXPECT_EQ(regs[EDU_ID / 4], 0x010000ed);
 		efd = MUST(open(iio_node(nr, "_event"), O_RDONLY));
 		reader = fork_blocked_reader(efd);
-		msleep(200);
+		wait_blocked(reader, "iio_event_read");
 		unbind(EDU_PCI);
 		expect_child_ok(reader);
 		expect_sigbus(regs, 0);
