@@ -232,6 +232,9 @@ static void epoll_readiness(void)
 }
 
 static volatile sig_atomic_t sigio_count, sigalrm_count;
+/* set by the SIGALRM handler too, when not NULL (shared with a child) */
+static volatile sig_atomic_t *alarm_flag;
+
 
 static void on_sigio(int sig)
 {
@@ -243,6 +246,8 @@ static void on_sigalrm(int sig)
 {
 	(void)sig;
 	sigalrm_count++;
+	if (alarm_flag)
+		*alarm_flag = 1;
 }
 
 static void sigio_on_every_event(void)
@@ -267,42 +272,70 @@ static void sigio_on_every_event(void)
 	close(fd);
 }
 
+/* a child that sends SIGALRM once the parent is blocked in read() */
+static pid_t alarm_when_blocked(void)
+{
+	pid_t pid = MUST(fork());
+
+	if (!pid) {
+		wait_blocked(getppid(), "iio_event_read");
+		kill(getppid(), SIGALRM);
+		_exit(0);
+	}
+	return pid;
+}
+
 static void signal_interrupts_read(void)
 {
 	struct sigaction sa = { .sa_handler = on_sigalrm };
 	uint32_t c;
+	pid_t pid;
 	int fd;
 
 	setup();
 	sigaction(SIGALRM, &sa, NULL);	/* no SA_RESTART */
 	fd = open_event(O_RDONLY);
-	ualarm(200000, 0);
+	pid = alarm_when_blocked();
 	EXPECT_ERRNO(read(fd, &c, sizeof(c)), EINTR);
 	EXPECT_EQ(sigalrm_count, 1);
+	expect_child_ok(pid);
 	close(fd);
 }
 
+/*
+ * With SA_RESTART the read goes on after the handler: the event is
+ * injected only once the parent, signalled while blocked, is blocked
+ * again.
+ */
 static void sa_restart_restarts_read(void)
 {
 	struct sigaction sa = { .sa_handler = on_sigalrm, .sa_flags = SA_RESTART };
+	volatile sig_atomic_t *handled;
 	uint32_t before;
 	pid_t pid;
 	int fd;
 
 	setup();
+	handled = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	EXPECT(handled != MAP_FAILED);
 	sigaction(SIGALRM, &sa, NULL);
 	fd = open_event(O_RDONLY);
 	before = read_num(iio_attr_path(nr, "event"));
-	pid = fork();
+	alarm_flag = handled;
+	pid = MUST(fork());
 	if (!pid) {
-		msleep(600);
+		wait_blocked(getppid(), "iio_event_read");
+		kill(getppid(), SIGALRM);
+		while (!*handled)	/* the handler ran */
+			msleep(1);
+		wait_blocked(getppid(), "iio_event_read");
 		event_inject(nr, 1);
 		_exit(0);
 	}
-	ualarm(200000, 0);
 	EXPECT_EQ(event_read(fd), before + 1);
 	EXPECT_EQ(sigalrm_count, 1);
-	waitpid(pid, NULL, 0);
+	expect_child_ok(pid);
 	close(fd);
 }
 
