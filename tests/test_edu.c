@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "lib/iio_test.h"
@@ -363,7 +364,7 @@ static void remove_while_in_use(void)
 	regs = map_registers();
 	efd = MUST(open(iio_node(nr, "_event"), O_RDONLY));
 	reader = fork_blocked_reader(efd);
-	wait_blocked(reader, "iio_event_read");
+	wait_sleeping_in(reader, SYS_read, 10000);
 	EXPECT(shell("rmmod iio_edu") == 0);
 	expect_child_ok(reader);
 	expect_sigbus(regs, 0);

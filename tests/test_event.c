@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "lib/iio_test.h"
@@ -158,7 +159,7 @@ static void blocked_readers_all_wake(void)
 		}
 	}
 	for (i = 0; i < 4; i++)
-		wait_blocked(pids[i], "iio_event_read");
+		wait_sleeping_in(pids[i], SYS_read, 10000);
 	event_inject(nr, 1);
 	for (i = 0; i < 4; i++) {
 		waitpid(pids[i], &status, 0);
@@ -201,7 +202,7 @@ static void poll_wakes_on_event(void)
 	fd = open_event(O_RDONLY);
 	pid = fork();
 	if (!pid) {
-		wait_blocked(getppid(), "do_sys_poll");
+		wait_sleeping_in(getppid(), SYS_poll, 10000);
 		event_inject(nr, 1);
 		_exit(0);
 	}
@@ -278,7 +279,7 @@ static pid_t alarm_when_blocked(void)
 	pid_t pid = MUST(fork());
 
 	if (!pid) {
-		wait_blocked(getppid(), "iio_event_read");
+		wait_sleeping_in(getppid(), SYS_read, 10000);
 		kill(getppid(), SIGALRM);
 		_exit(0);
 	}
@@ -325,11 +326,11 @@ static void sa_restart_restarts_read(void)
 	alarm_flag = handled;
 	pid = MUST(fork());
 	if (!pid) {
-		wait_blocked(getppid(), "iio_event_read");
+		wait_sleeping_in(getppid(), SYS_read, 10000);
 		kill(getppid(), SIGALRM);
 		while (!*handled)	/* the handler ran */
 			msleep(1);
-		wait_blocked(getppid(), "iio_event_read");
+		wait_sleeping_in(getppid(), SYS_read, 10000);
 		event_inject(nr, 1);
 		_exit(0);
 	}

@@ -17,6 +17,7 @@
 #include <sys/socket.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/netlink.h>
 
@@ -53,7 +54,7 @@ static void blocked_reader_gets_eio(void)
 			_exit(1);
 		_exit(0);
 	}
-	wait_blocked(pid, "iio_event_read");
+	wait_sleeping_in(pid, SYS_read, 10000);
 	remove_dummy();
 	expect_child_ok(pid);
 	dummy_reload("");
@@ -85,8 +86,8 @@ static void poller_wakes_with_error(void)
 			_exit(1);
 		_exit(got.events == (EPOLLERR | EPOLLHUP) ? 0 : 3);
 	}
-	wait_blocked(pid, "do_sys_poll");
-	wait_blocked(epid, "do_epoll_wait");
+	wait_sleeping_in(pid, SYS_poll, 10000);
+	wait_sleeping_in(epid, SYS_epoll_wait, 10000);
 	remove_dummy();
 	expect_child_ok(pid);
 	expect_child_ok(epid);
@@ -435,7 +436,7 @@ static void iioctl_dump_exits_4_when_gone(void)
 		_exit(127);
 	}
 	close(fds[1]);
-	wait_blocked(pid, "pipe_write");	/* 1 MiB read, 64 KiB written */
+	wait_sleeping_in(pid, SYS_write, 10000);	/* 1 MiB read, 64 KiB written */
 	remove_dummy();
 	while (MUST(read(fds[0], buf, sizeof(buf))) > 0)
 		;
