@@ -23,6 +23,9 @@ TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_LIB := tests/lib/check.c tests/lib/iio_test.c
 TEST_HDRS := tests/lib/check.h tests/lib/iio_test.h kmod/iio_uapi.h
 TEST_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
+# programs the tests run (tests/helpers/, /tests/helpers/ in the guest)
+HELPER_SRCS := $(wildcard tests/helpers/*.c)
+HELPER_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(HELPER_SRCS))
 
 .PHONY: all deps modules tests cli man kernel initramfs check demo clean \
 	install uninstall modules_install
@@ -65,7 +68,7 @@ deps:
 modules: deps
 	$(MAKE) -C kmod
 
-tests: deps $(TEST_BINS)
+tests: deps $(TEST_BINS) $(HELPER_BINS)
 
 $(BUILD)/tests/%: tests/%.c $(TEST_LIB) $(TEST_HDRS) | deps
 	@mkdir -p $(@D)

@@ -98,6 +98,10 @@ static void buffer_in_sysfs(void)
 	EXPECT(S_ISREG(st.st_mode));
 	EXPECT_EQ(st.st_mode & 07777, 0600);
 	EXPECT_EQ(st.st_size, BUF_SIZE);
+	MUST(stat(dma_path(nr, "bus_addr"), &st));
+	EXPECT_EQ(st.st_mode & 07777, 0400);	/* a physical address */
+	MUST(stat(dma_path(nr, "size"), &st));
+	EXPECT_EQ(st.st_mode & 07777, 0444);
 	EXPECT(!path_exists("/sys/class/iio/iio0/dma0"));
 	EXPECT(!path_exists(iio_attr_path(nr, "dma1")));
 	/* the other edu has its own buffer */

@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "lib/iio_test.h"
@@ -167,6 +168,91 @@ static void factorial_by_mmap(void)
 	close(efd);
 }
 
+/*
+ * The PAT reservations (/sys/kernel/debug/x86/pat_memtype_list) that
+ * cover [start, end): how many there are; *all_uc is set to whether
+ * every one is uncached-minus.
+ */
+static int pat_covering(uint64_t start, uint64_t end, int *all_uc)
+{
+	const char *list = "/sys/kernel/debug/x86/pat_memtype_list";
+	unsigned long long s, e;
+	char line[160], type[32];
+	int n = 0;
+	FILE *f;
+
+	if (!path_exists(list))
+		shell("mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null");
+	f = fopen(list, "r");
+	if (!f)
+		FAIL("%s: %s (PAT off?)", list, strerror(errno));
+	*all_uc = 1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "PAT: [mem %llx-%llx] %31s", &s, &e, type) != 3 ||
+		    s > start || e < end)
+			continue;
+		n++;
+		if (strcmp(type, "uncached-minus"))
+			*all_uc = 0;
+	}
+	fclose(f);
+	return n;
+}
+
+/* the VmFlags line of the mapping at @p in /proc/self/smaps */
+static const char *vm_flags(const volatile void *p)
+{
+	static char line[256];
+	char want[32];
+	int in = 0;
+	FILE *f = fopen("/proc/self/smaps", "r");
+
+	EXPECT(f != NULL);
+	snprintf(want, sizeof(want), "%lx-", (unsigned long)p);
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, want, strlen(want)))
+			in = 1;
+		else if (in && !strncmp(line, "VmFlags:", 8))
+			break;
+	}
+	fclose(f);
+	if (!in)
+		FAIL("no mapping at %p in /proc/self/smaps", p);
+	line[strcspn(line, "\n")] = 0;
+	strcat(line, " ");
+	return line;
+}
+
+/*
+ * I/O memory is mapped uncached: on x86 a page inserted into a user
+ * mapping takes the cache type of the PAT reservation that covers it
+ * (track_pfn_insert()), which must be uncached-minus, and only that;
+ * the mapping is an I/O one (VM_IO, VM_PFNMAP), cannot grow (mremap:
+ * VM_DONTEXPAND) and is left out of core dumps (VM_DONTDUMP).
+ */
+static void mapping_is_uncached(void)
+{
+	volatile uint32_t *regs;
+	const char *flags;
+	uint64_t phys;
+	int all_uc;
+
+	setup(0);
+	phys = read_num(iio_attr_path(nr, "physaddr"));
+	regs = map_registers();
+	regs[EDU_LIVENESS / 4] = 0x12345678;
+	EXPECT_EQ(regs[EDU_LIVENESS / 4], ~0x12345678u);
+	EXPECT(pat_covering(phys, phys + 4096, &all_uc) >= 1);
+	EXPECT(all_uc);
+	flags = vm_flags(regs);
+	EXPECT(strstr(flags, " io "));
+	EXPECT(strstr(flags, " pf "));
+	EXPECT(strstr(flags, " de "));
+	EXPECT(strstr(flags, " dd "));
+	EXPECT(mremap((void *)regs, 4096, 8192, 0) == MAP_FAILED);
+	munmap((void *)regs, 4096);
+}
+
 static void in_window_maps_registers_read_only(void)
 {
 	volatile uint32_t *regs;
@@ -278,7 +364,7 @@ static void remove_while_in_use(void)
 	regs = map_registers();
 	efd = MUST(open(iio_node(nr, "_event"), O_RDONLY));
 	reader = fork_blocked_reader(efd);
-	msleep(300);
+	wait_sleeping_in(reader, SYS_read, 10000);
 	EXPECT(shell("rmmod iio_edu") == 0);
 	expect_child_ok(reader);
 	expect_sigbus(regs, 0);
@@ -296,6 +382,7 @@ static const struct check_case cases[] = {
 	CASE(liveness),
 	CASE(factorial_by_interrupt),
 	CASE(factorial_by_mmap),
+	CASE(mapping_is_uncached),
 	CASE(in_window_maps_registers_read_only),
 	CASE(trigger_raises_a_real_interrupt),
 	CASE(two_edus_apart),

@@ -9,11 +9,14 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sched.h>
 #include <sys/epoll.h>
+#include <sys/ioctl.h>
 #include <sys/select.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "lib/iio_test.h"
@@ -155,9 +158,8 @@ static void blocked_readers_all_wake(void)
 			_exit(0);
 		}
 	}
-	while (read_num(iio_attr_path(nr, "listener")) < 4)
-		msleep(10);
-	msleep(50);
+	for (i = 0; i < 4; i++)
+		wait_sleeping_in(pids[i], SYS_read, 10000);
 	event_inject(nr, 1);
 	for (i = 0; i < 4; i++) {
 		waitpid(pids[i], &status, 0);
@@ -200,13 +202,13 @@ static void poll_wakes_on_event(void)
 	fd = open_event(O_RDONLY);
 	pid = fork();
 	if (!pid) {
-		msleep(200);
+		wait_sleeping_in(getppid(), SYS_poll, 10000);
 		event_inject(nr, 1);
 		_exit(0);
 	}
-	pfd = (struct pollfd){ .fd = fd, .events = POLLIN };
-	EXPECT_EQ(poll(&pfd, 1, 5000), 1);
-	EXPECT(pfd.revents & POLLIN);
+	pfd = (struct pollfd){ .fd = fd, .events = POLLIN | POLLOUT };
+	EXPECT_EQ(poll(&pfd, 1, 10000), 1);
+	EXPECT_EQ(pfd.revents, POLLIN);
 	waitpid(pid, NULL, 0);
 	close(fd);
 }
@@ -231,6 +233,9 @@ static void epoll_readiness(void)
 }
 
 static volatile sig_atomic_t sigio_count, sigalrm_count;
+/* set by the SIGALRM handler too, when not NULL (shared with a child) */
+static volatile sig_atomic_t *alarm_flag;
+
 
 static void on_sigio(int sig)
 {
@@ -242,6 +247,8 @@ static void on_sigalrm(int sig)
 {
 	(void)sig;
 	sigalrm_count++;
+	if (alarm_flag)
+		*alarm_flag = 1;
 }
 
 static void sigio_on_every_event(void)
@@ -266,42 +273,70 @@ static void sigio_on_every_event(void)
 	close(fd);
 }
 
+/* a child that sends SIGALRM once the parent is blocked in read() */
+static pid_t alarm_when_blocked(void)
+{
+	pid_t pid = MUST(fork());
+
+	if (!pid) {
+		wait_sleeping_in(getppid(), SYS_read, 10000);
+		kill(getppid(), SIGALRM);
+		_exit(0);
+	}
+	return pid;
+}
+
 static void signal_interrupts_read(void)
 {
 	struct sigaction sa = { .sa_handler = on_sigalrm };
 	uint32_t c;
+	pid_t pid;
 	int fd;
 
 	setup();
 	sigaction(SIGALRM, &sa, NULL);	/* no SA_RESTART */
 	fd = open_event(O_RDONLY);
-	ualarm(200000, 0);
+	pid = alarm_when_blocked();
 	EXPECT_ERRNO(read(fd, &c, sizeof(c)), EINTR);
 	EXPECT_EQ(sigalrm_count, 1);
+	expect_child_ok(pid);
 	close(fd);
 }
 
+/*
+ * With SA_RESTART the read goes on after the handler: the event is
+ * injected only once the parent, signalled while blocked, is blocked
+ * again.
+ */
 static void sa_restart_restarts_read(void)
 {
 	struct sigaction sa = { .sa_handler = on_sigalrm, .sa_flags = SA_RESTART };
+	volatile sig_atomic_t *handled;
 	uint32_t before;
 	pid_t pid;
 	int fd;
 
 	setup();
+	handled = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	EXPECT(handled != MAP_FAILED);
 	sigaction(SIGALRM, &sa, NULL);
 	fd = open_event(O_RDONLY);
 	before = read_num(iio_attr_path(nr, "event"));
-	pid = fork();
+	alarm_flag = handled;
+	pid = MUST(fork());
 	if (!pid) {
-		msleep(600);
+		wait_sleeping_in(getppid(), SYS_read, 10000);
+		kill(getppid(), SIGALRM);
+		while (!*handled)	/* the handler ran */
+			msleep(1);
+		wait_sleeping_in(getppid(), SYS_read, 10000);
 		event_inject(nr, 1);
 		_exit(0);
 	}
-	ualarm(200000, 0);
 	EXPECT_EQ(event_read(fd), before + 1);
 	EXPECT_EQ(sigalrm_count, 1);
-	waitpid(pid, NULL, 0);
+	expect_child_ok(pid);
 	close(fd);
 }
 
@@ -318,6 +353,147 @@ static void event_write_validation(void)
 	EXPECT_ERRNO(write(fd, three, 3), EINVAL);
 	EXPECT_ERRNO(write(fd, &eight, 8), EINVAL);
 	EXPECT_ERRNO(write(fd, bad_pointer(), 4), EFAULT);
+	close(fd);
+}
+
+/* more than 64 bytes: EINVAL before the bytes are even looked at */
+static void event_write_over_64_bytes(void)
+{
+	static char buf[4096] = { 1 };
+	int fd;
+
+	setup();
+	fd = open_event(O_RDWR);
+	EXPECT_ERRNO(write(fd, buf, 65), EINVAL);
+	EXPECT_ERRNO(write(fd, bad_pointer(), 65), EINVAL);
+	EXPECT_ERRNO(write(fd, bad_pointer(), 64), EFAULT);
+	EXPECT_ERRNO(write(fd, buf, 4096), EINVAL);
+	EXPECT_EQ(read_num(iio_attr_path(nr, "event")), 0);
+	close(fd);
+}
+
+/* POLLOUT is never reported, whatever the state (write never blocks) */
+static void pollout_never_reported(void)
+{
+	struct pollfd pfd;
+	int fd;
+
+	setup();
+	fd = open_event(O_RDWR);
+	pfd = (struct pollfd){ .fd = fd, .events = POLLIN | POLLOUT | POLLWRNORM };
+	EXPECT_EQ(poll(&pfd, 1, 0), 0);
+	event_inject(nr, 1);
+	EXPECT_EQ(poll(&pfd, 1, 0), 1);
+	EXPECT_EQ(pfd.revents, POLLIN);
+	pfd.events = POLLOUT | POLLWRNORM;
+	EXPECT_EQ(poll(&pfd, 1, 0), 0);
+	close(fd);
+}
+
+/* no ioctl on the event device */
+static void ioctl_is_enotty(void)
+{
+	int fd, arg = 0;
+
+	setup();
+	fd = open_event(O_RDWR);
+	EXPECT_ERRNO(ioctl(fd, _IO('i', 0), 0), ENOTTY);
+	EXPECT_ERRNO(ioctl(fd, _IOR('i', 1, int), &arg), ENOTTY);
+	EXPECT_ERRNO(ioctl(fd, FIONREAD, &arg), ENOTTY);
+	close(fd);
+}
+
+/* the dummy's event count, from an open sysfs file */
+static uint32_t event_count(int sysfd)
+{
+	char text[32];
+	ssize_t n = MUST(pread(sysfd, text, sizeof(text) - 1, 0));
+
+	text[n] = 0;
+	return strtoul(text, NULL, 0);
+}
+
+/*
+ * Events injected in pairs on one CPU while a listener reads on the other,
+ * into a page that is not mapped yet (so each read takes a page fault
+ * between taking the count and marking it seen): a read that reports
+ * count C must leave exactly C seen.  Whenever the listener finds nothing
+ * unseen but the device's count is past the last count it got, the next
+ * read must return; if read() had marked a newer count seen than the one
+ * it returned, the event in between would be lost (reported only with
+ * the next one, and the last one never).
+ */
+static void no_event_lost_across_cpus(void)
+{
+	const uint32_t pairs = 4000;
+	struct { volatile uint32_t done; } *sh;
+	uint32_t reads = 0, last = 0, x;
+	volatile uint32_t *page;
+	cpu_set_t cpus;
+	int fd, sysfd;
+	pid_t pid;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		FAIL("needs two CPUs (QEMU_SMP=2)");
+	setup();
+	sh = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		  -1, 0);
+	page = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	EXPECT(sh != MAP_FAILED && page != MAP_FAILED);
+	fd = open_event(O_RDONLY | O_NONBLOCK);
+	sysfd = MUST(open(iio_attr_path(nr, "event"), O_RDONLY));
+	pid = MUST(fork());
+	if (!pid) {
+		int wfd = open_event(O_WRONLY);
+		uint32_t one = 1, i;
+
+		CPU_ZERO(&cpus);
+		CPU_SET(0, &cpus);
+		MUST(sched_setaffinity(0, sizeof(cpus), &cpus));
+		for (i = 0; i < pairs; i++) {
+			uint64_t until;
+
+			EXPECT_EQ(write(wfd, &one, 4), 4);
+			EXPECT_EQ(write(wfd, &one, 4), 4);
+			until = now_ns() + 200000;	/* a quiet while */
+			while (now_ns() < until)
+				;
+		}
+		sh->done = 1;
+		_exit(0);
+	}
+	CPU_ZERO(&cpus);
+	CPU_SET(1, &cpus);
+	MUST(sched_setaffinity(0, sizeof(cpus), &cpus));
+	for (;;) {
+		uint32_t done = sh->done;
+
+		MUST(madvise((void *)page, 4096, MADV_DONTNEED));
+		if (read(fd, (void *)page, 4) == 4) {
+			EXPECT(*page > last);
+			last = *page;
+			reads++;
+			continue;
+		}
+		EXPECT_EQ(errno, EAGAIN);
+		x = event_count(sysfd);
+		if (x > last) {
+			if (read(fd, (void *)page, 4) != 4)
+				FAIL("lost event: count %u, the last read returned %u, and the next read: errno %d (%s)",
+				     x, last, errno, strerror(errno));
+			EXPECT(*page >= x);
+			last = *page;
+			reads++;
+		} else if (done) {
+			break;
+		}
+	}
+	EXPECT_EQ(last, 2 * pairs);
+	expect_child_ok(pid);
+	EXPECT_EQ(event_count(sysfd), 2 * pairs);
+	check_note("%u reads for %u events", reads, 2 * pairs);
+	close(sysfd);
 	close(fd);
 }
 
@@ -491,6 +667,10 @@ static const struct check_case cases[] = {
 	CASE(signal_interrupts_read),
 	CASE(sa_restart_restarts_read),
 	CASE(event_write_validation),
+	CASE(event_write_over_64_bytes),
+	CASE(pollout_never_reported),
+	CASE(ioctl_is_enotty),
+	CASE_T(no_event_lost_across_cpus, 120),
 	CASE(cyclic_ticks_write_count),
 	CASE(default_freq_is_one),
 	CASE(bad_sysfs_values),

@@ -108,25 +108,42 @@ static void on_sigio(int sig)
 	sigio_count++;
 }
 
-/* errors the framework documents for these calls */
-static bool allowed_errno(int e)
+/*
+ * The errors iio(4) documents for each call (0-terminated), on a region
+ * node and on an event node.  EBADF: a file not open for that access;
+ * EINVAL of pread and pwrite: a negative offset (the VFS's).
+ */
+static const int E_NONE[] = { 0 };
+static const int E_POLL[] = { EINTR, 0 };	/* SIGIO; never restarted */
+static const int E_READ[] = { EIO, EFAULT, ENOMEM, EBADF, 0 };
+static const int E_PREAD[] = { EIO, EFAULT, ENOMEM, EBADF, EINVAL, 0 };
+static const int E_WRITE[] = { ENOSPC, EIO, EFAULT, ENOMEM, EBADF, 0 };
+static const int E_PWRITE[] = { ENOSPC, EIO, EFAULT, ENOMEM, EBADF, EINVAL, 0 };
+static const int E_LSEEK[] = { EINVAL, EIO, 0 };
+static const int E_MMAP[] = { EINVAL, ENODEV, EACCES, 0 };
+static const int E_EVENT_READ[] = { EINVAL, EAGAIN, EIO, EFAULT, EBADF, 0 };
+static const int E_EVENT_WRITE[] = { EINVAL, EOPNOTSUPP, EIO, EFAULT, ENOMEM,
+				     EBADF, 0 };
+static const int E_EVENT_NO_POSITION[] = { ESPIPE, EINVAL, 0 };
+static const int E_EVENT_LSEEK[] = { ESPIPE, 0 };
+static const int E_EVENT_MMAP[] = { ENODEV, EACCES, 0 };
+
+static bool errno_in(int e, const int *errs)
 {
-	switch (e) {
-	case EINVAL: case ENOSPC: case EIO: case ENODEV: case EACCES:
-	case EAGAIN: case EFAULT: case EOPNOTSUPP: case EBADF: case ENOMEM:
-	case EPERM: case EINTR: case ENXIO: case EOVERFLOW: case ESPIPE:
-		return true;
-	}
+	for (; *errs; errs++)
+		if (e == *errs)
+			return true;
 	return false;
 }
 
+/* r is a count of at most max (max < 0: any), or -1 with an errs errno */
 static void expect_result(const char *what, const struct ofile *f,
-			  long long r, long long max)
+			  long long r, long long max, const int *errs)
 {
 	ops++;
 	if (r == -1) {
 		errors_seen++;
-		if (!allowed_errno(errno))
+		if (!errno_in(errno, errs))
 			FAIL("%s on %s: errno %d (%s)", what, f->path, errno,
 			     strerror(errno));
 		return;
@@ -213,6 +230,37 @@ static void touch_map(struct omap *m)
 	in_touch = 0;
 }
 
+/*
+ * lseek: the event node has no position (ESPIPE); on a region node the
+ * result is the new position (SEEK_SET: off, SEEK_CUR: the old one plus
+ * off), and a refused one (EINVAL) leaves the position where it was.
+ */
+static void lseek_checked(struct ofile *f, int64_t off)
+{
+	static const int whence[] = { SEEK_SET, SEEK_CUR, SEEK_END };
+	int w = whence[below(3)];
+	off_t cur, r;
+
+	cur = f->event ? -1 : lseek(f->fd, 0, SEEK_CUR);
+	r = lseek(f->fd, off, w);
+	expect_result("lseek", f, r, -1, f->event ? E_EVENT_LSEEK : E_LSEEK);
+	if (cur < 0)		/* the device went away (EIO), or an event node */
+		return;
+	if (r >= 0 && w == SEEK_SET && r != off)
+		FAIL("lseek %s to %lld (SEEK_SET) returned %lld", f->path,
+		     (long long)off, (long long)r);
+	if (r >= 0 && w == SEEK_CUR && r != cur + off)
+		FAIL("lseek %s by %lld from %lld (SEEK_CUR) returned %lld",
+		     f->path, (long long)off, (long long)cur, (long long)r);
+	if (r == -1 && errno == EINVAL) {
+		off_t now = lseek(f->fd, 0, SEEK_CUR);
+
+		if (now != cur && !(now == -1 && errno == EIO))
+			FAIL("lseek %s: a refused lseek moved the position from %lld to %lld",
+			     f->path, (long long)cur, (long long)now);
+	}
+}
+
 static void one_op(void)
 {
 	struct ofile *f = &files[below(MAX_FDS)];
@@ -230,11 +278,13 @@ static void one_op(void)
 	switch (below(13)) {
 	case 0:
 		r = read(f->fd, buf, len > BUF_SIZE ? BUF_SIZE : len);
-		expect_result("read", f, r, (long long)len);
+		expect_result("read", f, r, (long long)len,
+			      f->event ? E_EVENT_READ : E_READ);
 		break;
 	case 1:
 		r = pread(f->fd, buf, len > BUF_SIZE ? BUF_SIZE : len, off);
-		expect_result("pread", f, r, (long long)len);
+		expect_result("pread", f, r, (long long)len,
+			      f->event ? E_EVENT_NO_POSITION : E_PREAD);
 		break;
 	case 2:
 		if (!f->writable_dev && !f->event)
@@ -244,27 +294,24 @@ static void one_op(void)
 			uint64_t n = below(4);
 
 			r = write(f->fd, &n, below(3) ? 4 : len % 9);
-			expect_result("write event", f, r, 8);
+			expect_result("write event", f, r, 8, E_EVENT_WRITE);
 			break;
 		}
 		for (size_t i = 0; i < BUF_SIZE; i += 8)
 			*(uint64_t *)(buf + i) = rnd();
 		r = write(f->fd, buf, len > BUF_SIZE ? BUF_SIZE : len);
-		expect_result("write", f, r, (long long)len);
+		expect_result("write", f, r, (long long)len, E_WRITE);
 		break;
 	case 3:
 		if (!f->writable_dev)
 			break;
 		r = pwrite(f->fd, buf, len > BUF_SIZE ? BUF_SIZE : len, off);
-		expect_result("pwrite", f, r, (long long)len);
+		expect_result("pwrite", f, r, (long long)len,
+			      f->event ? E_EVENT_NO_POSITION : E_PWRITE);
 		break;
-	case 4: {
-		static const int whence[] = { SEEK_SET, SEEK_CUR, SEEK_END };
-
-		r = lseek(f->fd, off, whence[below(3)]);
-		expect_result("lseek", f, r, -1);
+	case 4:
+		lseek_checked(f, off);
 		break;
-	}
 	case 5: case 6: {
 		size_t mlen = (below(3) + 1) * 4096;
 		int prot = PROT_READ | (below(2) ? PROT_WRITE : 0);
@@ -275,7 +322,7 @@ static void one_op(void)
 		if (m->p) {
 			touch_map(m);
 			r = munmap((void *)m->p, m->len);
-			expect_result("munmap", f, r, 0);
+			expect_result("munmap", f, r, 0, E_NONE);
 			m->p = NULL;
 			break;
 		}
@@ -285,8 +332,9 @@ static void one_op(void)
 			 (off_t)(below(4) * 4096));
 		ops++;
 		if (p == MAP_FAILED) {
-			if (!allowed_errno(errno))
-				FAIL("mmap %s: errno %d", f->path, errno);
+			if (!errno_in(errno, f->event ? E_EVENT_MMAP : E_MMAP))
+				FAIL("mmap %s: errno %d (%s)", f->path, errno,
+				     strerror(errno));
 			break;
 		}
 		if (flags == MAP_PRIVATE)
@@ -302,12 +350,12 @@ static void one_op(void)
 				      .events = (short)(below(2) ? POLLIN : POLLIN | POLLOUT) };
 
 		r = poll(&pfd, 1, (int)below(3));
-		expect_result("poll", f, r, 1);
+		expect_result("poll", f, r, 1, E_POLL);
 		if (r == 1 && f->event && (pfd.revents & POLLIN)) {
 			uint32_t c;
 
 			r = read(f->fd, &c, 4);
-			expect_result("read after poll", f, r, 4);
+			expect_result("read after poll", f, r, 4, E_EVENT_READ);
 		}
 		break;
 	}
@@ -318,12 +366,13 @@ static void one_op(void)
 			FAIL("F_GETFL %s: errno %d", f->path, errno);
 		fcntl(f->fd, F_SETOWN, getpid());
 		r = fcntl(f->fd, F_SETFL, below(2) ? fl | O_ASYNC : fl & ~O_ASYNC);
-		expect_result("fcntl O_ASYNC", f, r, 0);
+		expect_result("fcntl O_ASYNC", f, r, 0, E_NONE);
 		break;
 	}
 	case 9:
 		r = read(f->fd, bad_pointer(), 1 + below(8));
-		expect_result("read to a bad pointer", f, r, 8);
+		expect_result("read to a bad pointer", f, r, 8,
+			      f->event ? E_EVENT_READ : E_READ);
 		break;
 	case 10:
 		close(f->fd);
@@ -338,10 +387,10 @@ static void one_op(void)
 			uint32_t c;
 
 			r = read(f->fd, &c, below(2) ? 4 : below(8));
-			expect_result("read event", f, r, 8);
+			expect_result("read event", f, r, 8, E_EVENT_READ);
 		} else {
 			r = read(f->fd, buf, 1 + below(8));
-			expect_result("small read", f, r, 8);
+			expect_result("small read", f, r, 8, E_READ);
 		}
 		break;
 	}

@@ -17,6 +17,7 @@
 #include <sys/socket.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/netlink.h>
 
@@ -36,18 +37,6 @@ static void remove_dummy(void)
 		FAIL("rmmod iio_dummy failed");
 }
 
-static void wait_listeners(int n)
-{
-	int i;
-
-	for (i = 0; i < 500; i++) {
-		if ((int)read_num(iio_attr_path(nr, "listener")) >= n)
-			break;
-		msleep(10);
-	}
-	msleep(100);	/* let them block */
-}
-
 /* 57c5f4df0a5a, 092561f06702: a reader blocked in read() at unregister */
 static void blocked_reader_gets_eio(void)
 {
@@ -65,7 +54,7 @@ static void blocked_reader_gets_eio(void)
 			_exit(1);
 		_exit(0);
 	}
-	wait_listeners(1);
+	wait_sleeping_in(pid, SYS_read, 10000);
 	remove_dummy();
 	expect_child_ok(pid);
 	dummy_reload("");
@@ -83,7 +72,7 @@ static void poller_wakes_with_error(void)
 
 		if (poll(&pfd, 1, 10000) != 1)
 			_exit(1);
-		_exit(pfd.revents & (POLLERR | POLLHUP) ? 0 : 3);
+		_exit(pfd.revents == (POLLERR | POLLHUP) ? 0 : 3);
 	}
 	epid = fork();
 	if (!epid) {
@@ -95,42 +84,51 @@ static void poller_wakes_with_error(void)
 			_exit(2);
 		if (epoll_wait(ep, &got, 1, 10000) != 1)
 			_exit(1);
-		_exit(got.events & (EPOLLERR | EPOLLHUP) ? 0 : 3);
+		_exit(got.events == (EPOLLERR | EPOLLHUP) ? 0 : 3);
 	}
-	wait_listeners(2);
+	wait_sleeping_in(pid, SYS_poll, 10000);
+	wait_sleeping_in(epid, SYS_epoll_wait, 10000);
 	remove_dummy();
 	expect_child_ok(pid);
 	expect_child_ok(epid);
 	dummy_reload("");
 }
 
-static volatile sig_atomic_t sigio;
+static volatile sig_atomic_t sigio, sigio_code, sigio_fd;
 
-static void on_sigio(int sig)
+static void on_sigio(int sig, siginfo_t *si, void *uc)
 {
 	(void)sig;
+	(void)uc;
 	sigio++;
+	sigio_code = si->si_code;
+	sigio_fd = si->si_fd;
 }
 
 /* a93e7b331568, 57c5f4df0a5a: every file operation after unregister */
 static void calls_after_remove_fail(void)
 {
 	int fd, efd, afd, in;
+	struct sigaction sa = { .sa_sigaction = on_sigio, .sa_flags = SA_SIGINFO };
 	struct pollfd pfd;
 	uint32_t c = 1;
 	char buf[8];
 
 	setup();
-	signal(SIGIO, on_sigio);
+	MUST(sigaction(SIGIO, &sa, NULL));
 	fd = MUST(open(iio_node(nr, ""), O_RDWR));
 	in = MUST(open(iio_node(nr, "_in"), O_RDONLY));
 	efd = MUST(open(iio_node(nr, "_event"), O_RDWR));
 	afd = MUST(open(iio_node(nr, "_event"), O_RDONLY));
 	MUST(fcntl(afd, F_SETOWN, getpid()));
+	MUST(fcntl(afd, F_SETSIG, SIGIO));	/* with si_code and si_fd */
 	MUST(fcntl(afd, F_SETFL, O_ASYNC));
 	remove_dummy();
 
-	EXPECT(sigio >= 1);	/* O_ASYNC files are told (POLL_HUP) */
+	/* the O_ASYNC file is told once, with POLL_HUP */
+	EXPECT_EQ(sigio, 1);
+	EXPECT_EQ(sigio_code, POLL_HUP);
+	EXPECT_EQ(sigio_fd, afd);
 	EXPECT_ERRNO(read(fd, buf, 8), EIO);
 	EXPECT_ERRNO(pread(in, buf, 8, 0), EIO);
 	EXPECT_ERRNO(write(fd, buf, 8), EIO);
@@ -194,6 +192,88 @@ static void number_reused_after_last_close(void)
 	close(fd);
 	dummy_reload("");
 	EXPECT_EQ(dummy_nr(0), old);
+}
+
+/* a mapping alone (its file closed) holds the number too */
+static void number_held_by_mapping(void)
+{
+	void *p;
+	int fd, old;
+
+	setup();
+	old = nr;
+	fd = MUST(open(iio_node(old, ""), O_RDWR));
+	p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+	EXPECT(p != MAP_FAILED);
+	MUST(close(fd));
+	remove_dummy();
+	dummy_reload("");
+	EXPECT(dummy_nr(0) != old);
+	MUST(munmap(p, 4096));
+	dummy_reload("");
+	EXPECT_EQ(dummy_nr(0), old);
+}
+
+/* an attribute file open across the removal reads ENODEV */
+static void sysfs_read_after_remove(void)
+{
+	char buf[64];
+	int fd;
+
+	setup();
+	fd = MUST(open(iio_attr_path(nr, "name"), O_RDONLY));
+	EXPECT(read(fd, buf, sizeof(buf)) > 0);
+	remove_dummy();
+	EXPECT_ERRNO(pread(fd, buf, sizeof(buf), 0), ENODEV);
+	MUST(close(fd));
+	dummy_reload("");
+}
+
+/*
+ * At most 256 devices exist at once, counting the removed ones whose
+ * numbers are still held by open files: with every number in use, a new
+ * device fails to register (the dummy's insmod: ENODEV), and one number
+ * given back is enough for the next.
+ */
+static void device_count_limit(void)
+{
+	static int held[300];
+	int n_held = 0, i, err, live;
+	char path[64];
+
+	for (int per_load = 16; per_load >= 1; per_load = per_load > 1 ? 1 : 0) {
+		char params[32];
+
+		snprintf(params, sizeof(params), "devices=%d freq=0", per_load);
+		for (;;) {
+			module_unload("iio_dummy");
+			err = module_load("iio_dummy", params);
+			if (err)
+				break;
+			for (i = 0; i < per_load; i++) {
+				if (n_held == 300)
+					FAIL("more than 300 devices registered");
+				held[n_held++] = MUST(open(iio_node(dummy_nr(i),
+								   "_event"),
+							   O_RDONLY));
+			}
+		}
+		EXPECT_EQ(err, ENODEV);
+	}
+	for (live = 0, i = 0; i < 256; i++) {
+		snprintf(path, sizeof(path), "/sys/class/iio/iio%d", i);
+		live += path_exists(path);
+	}
+	check_note("%d numbers held by files of removed dummies, %d devices live",
+		   n_held, live);
+	EXPECT_EQ(n_held + live, 256);
+	MUST(close(held[--n_held]));
+	EXPECT_EQ(module_load("iio_dummy", "freq=0"), 0);
+	EXPECT_EQ(module_unload("iio_dummy"), 0);
+	while (n_held)
+		MUST(close(held[--n_held]));
+	dummy_reload("");
+	EXPECT_EQ(dummy_nr(0), 0);
 }
 
 /* 0c9ae0b86050: open() racing with unregister */
@@ -318,11 +398,56 @@ static void read_in_progress_at_remove(void)
 		do {
 			n = pread(fd, buf, 0x4000000, 0);
 		} while (n == 0x4000000);
-		_exit(n == -1 && errno == EIO ? 0 : (n >= 0 ? 0 : 1));
+		/* the bytes done before it went away, then EIO */
+		if (n > 0)
+			n = pread(fd, buf, 0x4000000, 0);
+		_exit(n == -1 && errno == EIO ? 0 : 1);
 	}
 	msleep(300);
 	remove_dummy();
 	expect_child_ok(pid);
+	dummy_reload("");
+}
+
+/*
+ * iioctl dump blocked writing to a full pipe while the device goes away:
+ * its next read of the region fails with EIO, which is exit status 4
+ * (the device went away) and one line on stderr.
+ */
+static void iioctl_dump_exits_4_when_gone(void)
+{
+	char buf[65536], want[128];
+	int fds[2], status;
+	pid_t pid;
+
+	dummy_reload("size=0x400000 freq=0");
+	nr = dummy_nr(0);
+	MUST(pipe(fds));
+	pid = MUST(fork());
+	if (!pid) {
+		int err = open("/tmp/dump.err", O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		char dev[16];
+
+		if (err < 0 || dup2(fds[1], 1) < 0 || dup2(err, 2) < 0)
+			_exit(126);
+		close(fds[0]);
+		snprintf(dev, sizeof(dev), "iio%d", nr);
+		execlp("iioctl", "iioctl", "dump", "--raw", dev, (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	wait_sleeping_in(pid, SYS_write, 10000);	/* 1 MiB read, 64 KiB written */
+	remove_dummy();
+	while (MUST(read(fds[0], buf, sizeof(buf))) > 0)
+		;
+	close(fds[0]);
+	MUST(waitpid(pid, &status, 0));
+	EXPECT(WIFEXITED(status));
+	EXPECT_EQ(WEXITSTATUS(status), 4);
+	snprintf(want, sizeof(want),
+		 "iioctl: iio%d: read of 1048576 bytes at 0x100000: Input/output error",
+		 nr);
+	EXPECT_STREQ(read_text("/tmp/dump.err"), want);
 	dummy_reload("");
 }
 
@@ -399,8 +524,12 @@ static const struct check_case cases[] = {
 	CASE(calls_after_remove_fail),
 	CASE(mapping_faults_after_remove),
 	CASE(number_reused_after_last_close),
+	CASE(number_held_by_mapping),
+	CASE(sysfs_read_after_remove),
+	CASE_T(device_count_limit, 120),
 	CASE_T(open_races_unregister, 120),
 	CASE_T(read_in_progress_at_remove, 60),
+	CASE_T(iioctl_dump_exits_4_when_gone, 60),
 	CASE_T(mmap_races_unregister, 120),
 	CASE_T(iio_module_reload, 90),
 	CASE_T(open_on_add_uevent, 90),

@@ -127,7 +127,7 @@ static void event_node_not_mappable(void)
 
 	setup();
 	fd = MUST(open(iio_node(nr, "_event"), O_RDWR));
-	EXPECT(mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0) == MAP_FAILED);
+	EXPECT_ERRNO(mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0), ENODEV);
 	close(fd);
 }
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "lib/iio_test.h"
@@ -335,7 +336,7 @@ static void unbind_bind_cycles_in_use(void)
 		EXPECT_EQ(regs[EDU_ID / 4], 0x010000ed);
 		efd = MUST(open(iio_node(nr, "_event"), O_RDONLY));
 		reader = fork_blocked_reader(efd);
-		msleep(200);
+		wait_sleeping_in(reader, SYS_read, 10000);
 		unbind(EDU_PCI);
 		expect_child_ok(reader);
 		expect_sigbus(regs, 0);

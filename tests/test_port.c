@@ -96,6 +96,31 @@ static void byte_word_long_reads(void)
 	EXPECT_EQ(b, 0xce);
 }
 
+/*
+ * Every split of a read (1, 2, 4 and 8-byte accesses, 8 as two inl, at
+ * any alignment) gives the bytes a byte-at-a-time read gives: the name
+ * of test 0 (24 bytes at HDR_NAME) read at every offset and length.
+ */
+static void every_split_reads_the_same_bytes(void)
+{
+	char bytes[24], got[24];
+	unsigned int off, len, i;
+
+	setup();
+	select_test(0);
+	for (i = 0; i < sizeof(bytes); i++)
+		EXPECT_EQ(pread(fd, &bytes[i], 1, HDR_NAME + i), 1);
+	EXPECT(!memcmp(bytes, "portio-no-eventfd", 18));
+	for (off = 0; off < sizeof(bytes); off++) {
+		for (len = 1; off + len <= sizeof(bytes); len++) {
+			memset(got, 0, sizeof(got));
+			EXPECT_EQ(pread(fd, got, len, HDR_NAME + off), len);
+			if (memcmp(got, bytes + off, len))
+				FAIL("%u bytes at name + %u differ", len, off);
+		}
+	}
+}
+
 /* test 0 (no eventfd) counts the byte writes of its data at its offset */
 static void writes_reach_the_ports(void)
 {
@@ -158,6 +183,7 @@ static void event_device_without_source(void)
 static const struct check_case cases[] = {
 	CASE(port_attributes),
 	CASE(byte_word_long_reads),
+	CASE(every_split_reads_the_same_bytes),
 	CASE(writes_reach_the_ports),
 	CASE(bounds_and_seek),
 	CASE(mmap_of_ports_fails),

@@ -7,6 +7,8 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "lib/iio_test.h"
@@ -216,6 +218,50 @@ static void bad_user_buffer(void)
 	close(fd);
 }
 
+/* readv and writev: the buffers one after the other, from the position */
+static void readv_writev(void)
+{
+	char a[3] = "abc", b[5] = "defgh", c[8], d[8], whole[8];
+	struct iovec out[2] = { { a, 3 }, { b, 5 } };
+	struct iovec in[2] = { { c, 5 }, { d, 3 } };
+	int fd;
+
+	setup();
+	fd = open_node("_out", O_RDWR);
+	EXPECT_EQ(lseek(fd, 0x10, SEEK_SET), 0x10);
+	EXPECT_EQ(writev(fd, out, 2), 8);
+	EXPECT_EQ(lseek(fd, 0, SEEK_CUR), 0x18);
+	EXPECT_EQ(pread(fd, whole, 8, 0x10), 8);
+	EXPECT(!memcmp(whole, "abcdefgh", 8));
+	EXPECT_EQ(lseek(fd, 0x10, SEEK_SET), 0x10);
+	EXPECT_EQ(readv(fd, in, 2), 8);
+	EXPECT(!memcmp(c, "abcde", 5) && !memcmp(d, "fgh", 3));
+	EXPECT_EQ(lseek(fd, 0, SEEK_CUR), 0x18);
+	/* preadv at the window's end: shortened; pwritev past it: ENOSPC */
+	EXPECT_EQ(preadv(fd, in, 2, WIN - 6), 6);
+	EXPECT_ERRNO(pwritev(fd, out, 2, WIN), ENOSPC);
+	EXPECT_EQ(pwritev(fd, out, 2, WIN - 4), 4);
+	EXPECT_EQ(pread(fd, whole, 4, WIN - 4), 4);
+	EXPECT(!memcmp(whole, "abcd", 4));
+	close(fd);
+}
+
+/* no ioctl on the region nodes */
+static void ioctl_is_enotty(void)
+{
+	static const char *const sfx[] = { "", "_in", "_out" };
+	int fd, i, arg = 0;
+
+	setup();
+	for (i = 0; i < 3; i++) {
+		fd = open_node(sfx[i], O_RDONLY);
+		EXPECT_ERRNO(ioctl(fd, _IO('i', 0), 0), ENOTTY);
+		EXPECT_ERRNO(ioctl(fd, _IOR('i', 1, int), &arg), ENOTTY);
+		EXPECT_ERRNO(ioctl(fd, FIONREAD, &arg), ENOTTY);
+		close(fd);
+	}
+}
+
 static const struct check_case cases[] = {
 	CASE(whole_region_round_trip),
 	CASE(unaligned_and_odd_lengths),
@@ -226,5 +272,7 @@ static const struct check_case cases[] = {
 	CASE(lseek_bounds),
 	CASE_T(large_region_transfer, 60),
 	CASE(bad_user_buffer),
+	CASE(readv_writev),
+	CASE(ioctl_is_enotty),
 };
 CHECK_MAIN(cases)

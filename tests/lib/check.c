@@ -2,19 +2,44 @@
 /* check.c - see check.h */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "check.h"
 
+/* Default timeout of a case; reloading a PCI stub takes seconds. */
+#define CASE_TIMEOUT_S 20
+/* How long a killed case may take to die before it is given up on. */
+#define REAP_TIMEOUT_MS 10000
+
+/*
+ * A case's result, in memory shared with the case and everything it
+ * forks: the parent reads it once the case process has ended (or was
+ * killed at its timeout), whatever its children still hold open.
+ */
+enum case_state {
+	CASE_RUNNING,
+	CASE_RETURNED,		/* the case function returned */
+	CASE_WRITING,		/* a FAIL message is being written */
+	CASE_FAILED,		/* a FAIL message is complete */
+};
+
+struct case_report {
+	int state;
+	char msg[1024];
+};
+
 static const char *prog;
-static char fail_pipe_msg[1024];
+static struct case_report *report;
+static pid_t case_pid;
 
 void check_note(const char *fmt, ...)
 {
@@ -28,95 +53,227 @@ void check_note(const char *fmt, ...)
 	fflush(stdout);
 }
 
+/* Claims the report for a failure; the first failure of a case wins. */
+static int claim_report(void)
+{
+	int state;
+
+	for (state = CASE_RUNNING; state <= CASE_RETURNED; state++) {
+		int expected = state;
+
+		if (__atomic_compare_exchange_n(&report->state, &expected,
+						CASE_WRITING, 0,
+						__ATOMIC_SEQ_CST,
+						__ATOMIC_SEQ_CST))
+			return 1;
+	}
+	return 0;
+}
+
 void check_fail(const char *file, int line, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
 
-	n = snprintf(fail_pipe_msg, sizeof(fail_pipe_msg), "%s:%d: ", file,
-		     line);
-	va_start(ap, fmt);
-	vsnprintf(fail_pipe_msg + n, sizeof(fail_pipe_msg) - n, fmt, ap);
-	va_end(ap);
-	/* fd 3 is the pipe to the parent, which prints the FAIL line */
-	if (write(3, fail_pipe_msg, strlen(fail_pipe_msg)) < 0)
-		perror("write");
 	fflush(stdout);
+	if (!report) {		/* outside a case: the program fails */
+		fprintf(stderr, "%s:%d: ", file, line);
+		va_start(ap, fmt);
+		vfprintf(stderr, fmt, ap);
+		va_end(ap);
+		fputc('\n', stderr);
+		exit(2);
+	}
+	if (claim_report()) {
+		n = snprintf(report->msg, sizeof(report->msg), "%s:%d: ", file,
+			     line);
+		va_start(ap, fmt);
+		vsnprintf(report->msg + n, sizeof(report->msg) - n, fmt, ap);
+		va_end(ap);
+		__atomic_store_n(&report->state, CASE_FAILED, __ATOMIC_SEQ_CST);
+	}
 	_exit(1);
 }
 
+static long elapsed_ms(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (t1.tv_sec - t0->tv_sec) * 1000 +
+	       (t1.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+/*
+ * Waits up to timeout_ms for child pid (pidfd its pidfd) to end and reaps
+ * it: 1 if it ended, 0 if the time ran out.
+ */
+static int reap_within(pid_t pid, int pidfd, long timeout_ms, int *status)
+{
+	struct pollfd pfd = { .fd = pidfd, .events = POLLIN };
+	struct timespec t0;
+	long left;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		pid_t r = waitpid(pid, status, WNOHANG);
+
+		if (r == pid)
+			return 1;
+		if (r < 0 && errno != EINTR) {
+			perror("waitpid");
+			exit(2);
+		}
+		left = timeout_ms - elapsed_ms(&t0);
+		if (left <= 0)
+			return 0;
+		if (poll(&pfd, 1, (int)left) < 0 && errno != EINTR) {
+			perror("poll");
+			exit(2);
+		}
+	}
+}
+
+/* The case's child process: runs the case, reports that it returned. */
+static __attribute__((noreturn)) void case_child(const struct check_case *c)
+{
+	int expected = CASE_RUNNING;
+
+	setpgid(0, 0);
+	c->fn();
+	fflush(stdout);
+	/* a process the case forked may return here too: only the case's */
+	if (getpid() == case_pid)
+		__atomic_compare_exchange_n(&report->state, &expected,
+					    CASE_RETURNED, 0, __ATOMIC_SEQ_CST,
+					    __ATOMIC_SEQ_CST);
+	_exit(0);
+}
+
+/*
+ * Runs case c in a process group of its own under a watchdog: at its
+ * timeout the whole group is killed, and the group is killed anyway when
+ * the case process ends, so nothing it forked outlives it.  0 if it
+ * passed.
+ */
 static int run_case(const struct check_case *c)
 {
-	char msg[1024] = "";
-	struct timespec t0, t1;
-	int fds[2], status;
-	ssize_t n, len = 0;
+	unsigned int timeout_s = c->timeout_s ? c->timeout_s : CASE_TIMEOUT_S;
+	char why[sizeof(report->msg) + 64] = "";
+	int pidfd, status = 0, ended, state;
+	struct timespec t0;
+	long took_ms;
 	pid_t pid;
 
-	fflush(stdout);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (pipe(fds) < 0) {
-		perror("pipe");
+	report = mmap(NULL, sizeof(*report), PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (report == MAP_FAILED) {
+		perror("mmap");
 		exit(2);
 	}
+	fflush(stdout);
+	fflush(stderr);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	pid = fork();
 	if (pid < 0) {
 		perror("fork");
 		exit(2);
 	}
 	if (pid == 0) {
-		close(fds[0]);
-		if (dup2(fds[1], 3) < 0)
-			_exit(2);
-		/* fd 3 is the only writer: a child that closes it holds none */
-		if (fds[1] != 3)
-			close(fds[1]);
-		setpgid(0, 0);
-		alarm(c->timeout_s ? c->timeout_s : 20);
-		c->fn();
-		fflush(stdout);
-		_exit(0);
+		case_pid = getpid();
+		case_child(c);
 	}
-	close(fds[1]);
-	while ((n = read(fds[0], msg + len, sizeof(msg) - 1 - len)) > 0)
-		len += n;
-	msg[len] = 0;
-	close(fds[0]);
-	waitpid(pid, &status, 0);
-	kill(-pid, SIGKILL);	/* leftovers of the case */
-	clock_gettime(CLOCK_MONOTONIC, &t1);
+	setpgid(pid, pid);	/* also here: no window before the child's */
+	pidfd = syscall(SYS_pidfd_open, pid, 0);
+	if (pidfd < 0) {
+		perror("pidfd_open");
+		exit(2);
+	}
+	ended = reap_within(pid, pidfd, timeout_s * 1000L, &status);
+	kill(-pid, SIGKILL);	/* the case at its timeout, or its leftovers */
+	if (!ended && !reap_within(pid, pidfd, REAP_TIMEOUT_MS, &status))
+		snprintf(why, sizeof(why),
+			 "timeout after %u s, and still alive %d s after SIGKILL",
+			 timeout_s, REAP_TIMEOUT_MS / 1000);
+	close(pidfd);
+	took_ms = elapsed_ms(&t0);
 	/* where the suite's time goes: a note for every slow case */
-	if (t1.tv_sec - t0.tv_sec >= 2)
-		check_note("%s/%s took %ld s", prog, c->name,
-			   (long)(t1.tv_sec - t0.tv_sec));
+	if (took_ms >= 2000)
+		check_note("%s/%s took %ld s", prog, c->name, took_ms / 1000);
 
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && !len) {
+	state = __atomic_load_n(&report->state, __ATOMIC_SEQ_CST);
+	if (why[0])
+		;
+	else if (!ended)
+		snprintf(why, sizeof(why), "timeout after %u s%s%s", timeout_s,
+			 state >= CASE_WRITING ? ", after " : "",
+			 state >= CASE_WRITING ? report->msg : "");
+	else if (state >= CASE_WRITING)
+		snprintf(why, sizeof(why), "%s", report->msg);
+	else if (WIFSIGNALED(status))
+		snprintf(why, sizeof(why), "killed by signal %d (%s)",
+			 WTERMSIG(status), strsignal(WTERMSIG(status)));
+	else if (WEXITSTATUS(status))
+		snprintf(why, sizeof(why), "exit status %d",
+			 WEXITSTATUS(status));
+	else if (state != CASE_RETURNED)
+		snprintf(why, sizeof(why),
+			 "exited (status 0) without reporting a result");
+	munmap(report, sizeof(*report));
+	report = NULL;
+
+	if (!why[0]) {
 		printf("PASS %s/%s\n", prog, c->name);
 		return 0;
 	}
-	if (!len) {
-		if (WIFSIGNALED(status))
-			snprintf(msg, sizeof(msg), "killed by signal %d (%s)%s",
-				 WTERMSIG(status), strsignal(WTERMSIG(status)),
-				 WTERMSIG(status) == SIGALRM ? ": timeout" : "");
-		else
-			snprintf(msg, sizeof(msg), "exit status %d",
-				 WEXITSTATUS(status));
-	}
-	printf("FAIL %s/%s: %s\n", prog, c->name, msg);
+	printf("FAIL %s/%s: %s\n", prog, c->name, why);
 	return 1;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: %s [--list | CASE]\n"
+		"Runs every case (or CASE) and prints \"PASS %s/CASE\" or\n"
+		"\"FAIL %s/CASE: why\" for each; --list prints the case names.\n"
+		"Exit status: 0 all passed, 1 a case failed, 2 usage or setup error.\n",
+		prog, prog, prog);
 }
 
 int check_main(int argc, char **argv, const struct check_case *cases,
 	       size_t n)
 {
+	const char *only = NULL;
 	int failed = 0;
 	size_t i;
 
 	prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc > 2 || (argc == 2 && argv[1][0] == '-' &&
+			 strcmp(argv[1], "--list") && strcmp(argv[1], "--help"))) {
+		usage(stderr);
+		return 2;
+	}
+	if (argc == 2 && !strcmp(argv[1], "--help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (argc == 2 && !strcmp(argv[1], "--list")) {
+		for (i = 0; i < n; i++)
+			printf("%s\n", cases[i].name);
+		return 0;
+	}
+	if (argc == 2) {
+		only = argv[1];
+		for (i = 0; i < n && strcmp(only, cases[i].name); i++)
+			;
+		if (i == n) {
+			fprintf(stderr, "%s: no case %s (see --list)\n", prog,
+				only);
+			return 2;
+		}
+	}
 	for (i = 0; i < n; i++) {
-		if (argc > 1 && strcmp(argv[1], cases[i].name))
+		if (only && strcmp(only, cases[i].name))
 			continue;
 		failed |= run_case(&cases[i]);
 	}

@@ -3,10 +3,20 @@
  * check.h - the guest tests' little framework
  *
  * A test program is a list of cases.  check_main() runs each case in a
- * child process (so a SIGBUS or a hang fails one case, not the program)
- * and prints one line per case: "PASS prog/case" or "FAIL prog/case: why".
- * A case fails at its first failed EXPECT, which prints the expression,
- * the values and errno.
+ * child process of its own process group (so a SIGBUS or a hang fails one
+ * case, not the program) and prints one line per case: "PASS prog/case"
+ * or "FAIL prog/case: why".  A case fails at its first failed EXPECT (in
+ * the case or in any process it forked), which prints the expression, the
+ * values and errno; it also fails when it is killed by a signal, exits
+ * non-zero, or exits without returning from its function.  A watchdog
+ * kills the case's whole process group at its timeout ("timeout after N
+ * s"), and the group is killed when the case ends anyway, so nothing a
+ * case forks outlives it.  The result travels in shared memory, never
+ * through a descriptor that the case's children could hold open.
+ *
+ * "prog --list" prints the case names, one a line (the runner compares
+ * them with what ran); "prog CASE" runs one case.  Exit status: 0 all
+ * passed, 1 a case failed, 2 a usage or setup error.
  */
 #ifndef CHECK_H
 #define CHECK_H
@@ -20,8 +30,7 @@
 struct check_case {
 	const char *name;
 	void (*fn)(void);
-	unsigned int timeout_s;	/* 0: the default, 20 s; reloading a PCI
-				 * stub takes ~7 s under slub_debug (ACPI) */
+	unsigned int timeout_s;	/* 0: the default, 20 s */
 };
 
 #define CASE(fn) { #fn, fn, 0 }

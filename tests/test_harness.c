@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_harness.c - the harness itself: check_main() on cases that
+ * misbehave on purpose (tests/helpers/harness_cases.c: a case that fails
+ * while a child it forked sleeps forever, one that exits without
+ * reporting, one that hangs, ...), and the guest runner
+ * (tests/guest/run-tests) on programs that lose a case, crash outside
+ * their cases or are missing.  Their expected FAIL lines are compared
+ * here, exactly; they are not the suite's failures.
+ */
+#define _GNU_SOURCE
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "lib/check.h"
+
+#define HELPER "/tests/helpers/harness_cases"
+#define RUN_TESTS "/tests/run-tests"
+#define SRC "tests/helpers/harness_cases.c"
+
+/* every line harness_cases prints but its notes, in order */
+static const char *const helper_lines[] = {
+	"FAIL harness_cases/child_sleeps_then_fails: " SRC ":*: failed on purpose",
+	"PASS harness_cases/child_sleeps_then_passes",
+	"FAIL harness_cases/child_fails: " SRC ":*: child failed on purpose",
+	"FAIL harness_cases/exits_without_reporting: exited (status 0) without reporting a result",
+	"FAIL harness_cases/exits_non_zero: exit status 7",
+	"FAIL harness_cases/killed_by_signal: killed by signal 11 (Segmentation fault)",
+	"FAIL harness_cases/hangs: timeout after 1 s",
+	"FAIL harness_cases/hangs_ignoring_signals: timeout after 1 s",
+	"PASS harness_cases/passes",
+};
+#define N_HELPER (sizeof(helper_lines) / sizeof(helper_lines[0]))
+
+struct output {
+	char lines[64][512];
+	size_t n;
+	int status;		/* exit status, or 128 + signal */
+	pid_t sleepers[8];	/* from "# sleeper PID" notes */
+	size_t n_sleepers;
+};
+
+/*
+ * Runs the shell command cmd and keeps its stdout lines but notes ("# ").
+ * It returns at the end-of-file of its stdout: every process that holds
+ * it (the sleepers the cases fork) must be gone by then.
+ */
+static void run(const char *cmd, struct output *o)
+{
+	char line[512];
+	FILE *f;
+	int st;
+
+	memset(o, 0, sizeof(*o));
+	fflush(stdout);
+	f = popen(cmd, "r");
+	EXPECT(f != NULL);
+	while (fgets(line, sizeof(line), f)) {
+		int pid;
+
+		line[strcspn(line, "\n")] = 0;
+		if (sscanf(line, "# sleeper %d", &pid) == 1 &&
+		    o->n_sleepers < sizeof(o->sleepers) / sizeof(o->sleepers[0]))
+			o->sleepers[o->n_sleepers++] = pid;
+		if (!strncmp(line, "# ", 2))
+			continue;
+		if (o->n == sizeof(o->lines) / sizeof(o->lines[0]))
+			FAIL("%s: more than %zu lines", cmd, o->n);
+		snprintf(o->lines[o->n++], sizeof(o->lines[0]), "%s", line);
+	}
+	st = pclose(f);
+	EXPECT(st != -1);
+	o->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* o's lines must match the fnmatch(3) patterns want, one for one */
+static void expect_lines(const struct output *o, const char *const *want,
+			 size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && i < o->n; i++)
+		if (fnmatch(want[i], o->lines[i], 0))
+			FAIL("line %zu: \"%s\", expected \"%s\"", i + 1,
+			     o->lines[i], want[i]);
+	if (o->n != n)
+		FAIL("%zu lines, expected %zu (line %zu: \"%s\")", o->n, n,
+		     i + 1, i < o->n ? o->lines[i] : want[i]);
+}
+
+/* process pid is gone: no /proc/PID, or a zombie waiting for init */
+static void expect_gone(pid_t pid)
+{
+	char path[64], *stat, *paren;
+	FILE *f;
+	char buf[512];
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	stat = fgets(buf, sizeof(buf), f);
+	fclose(f);
+	paren = stat ? strrchr(stat, ')') : NULL;
+	if (paren && (paren[2] == 'Z' || paren[2] == 'X'))
+		return;
+	FAIL("sleeper %d outlived its case: %s", (int)pid, stat ? stat : "?");
+}
+
+/*
+ * Every misbehaving case is one exact line naming it; the cases after a
+ * hang or a failure with a live child still run; nothing forked by a case
+ * outlives the program; status 1 (a case failed).
+ */
+static void misbehaving_cases_each_report_one_line(void)
+{
+	struct output o;
+	size_t i;
+
+	run(HELPER " 2>/dev/null", &o);
+	expect_lines(&o, helper_lines, N_HELPER);
+	EXPECT_EQ(o.status, 1);
+	EXPECT_EQ(o.n_sleepers, 3);
+	for (i = 0; i < o.n_sleepers; i++)
+		expect_gone(o.sleepers[i]);
+}
+
+static void list_prints_the_case_table(void)
+{
+	static const char *const want[] = {
+		"child_sleeps_then_fails", "child_sleeps_then_passes",
+		"child_fails", "exits_without_reporting", "exits_non_zero",
+		"killed_by_signal", "hangs", "hangs_ignoring_signals", "passes",
+	};
+	struct output o;
+
+	run(HELPER " --list", &o);
+	expect_lines(&o, want, sizeof(want) / sizeof(want[0]));
+	EXPECT_EQ(o.status, 0);
+}
+
+static void one_case_by_name(void)
+{
+	static const char *const pass[] = { "PASS harness_cases/passes" };
+	static const char *const hang[] = {
+		"FAIL harness_cases/hangs: timeout after 1 s",
+	};
+	static const char *const unknown[] = {
+		"harness_cases: no case nonesuch (see --list)",
+	};
+	struct output o;
+
+	run(HELPER " passes", &o);
+	expect_lines(&o, pass, 1);
+	EXPECT_EQ(o.status, 0);
+	run(HELPER " hangs", &o);
+	expect_lines(&o, hang, 1);
+	EXPECT_EQ(o.status, 1);
+	run(HELPER " nonesuch 2>&1", &o);
+	expect_lines(&o, unknown, 1);
+	EXPECT_EQ(o.status, 2);
+}
+
+/* a fake test program: its --list prints list, a run runs body */
+static void write_program(const char *dir, const char *name,
+			  const char *list, const char *body)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	EXPECT(f != NULL);
+	fprintf(f, "#!/bin/sh\nif [ \"$1\" = --list ]; then\nprintf '%s'\nexit 0\nfi\n%s\n",
+		list, body);
+	EXPECT(fclose(f) == 0);
+	MUST(chmod(path, 0755));
+}
+
+/*
+ * The runner fails a declared case that did not report, a case reported
+ * twice or not declared, a missing program and a program that exited
+ * non-zero outside its cases, and goes on with the next program.
+ */
+static void runner_fails_what_did_not_report(void)
+{
+	static const char *const want[] = {
+		"FAIL harness_cases/child_sleeps_then_fails: " SRC ":*: failed on purpose",
+		"PASS harness_cases/child_sleeps_then_passes",
+		"FAIL harness_cases/child_fails: " SRC ":*: child failed on purpose",
+		"FAIL harness_cases/exits_without_reporting: exited (status 0) without reporting a result",
+		"FAIL harness_cases/exits_non_zero: exit status 7",
+		"FAIL harness_cases/killed_by_signal: killed by signal 11 (Segmentation fault)",
+		"FAIL harness_cases/hangs: timeout after 1 s",
+		"FAIL harness_cases/hangs_ignoring_signals: timeout after 1 s",
+		"PASS harness_cases/passes",
+		"PASS loses_a_case/a",
+		"FAIL loses_a_case/b: declared but did not report",
+		"FAIL absent: program missing from /tmp/harness-bin",
+		"PASS crashes/a",
+		"FAIL crashes: exit status 139 outside its cases",
+		"PASS fails_without_a_case/a",
+		"FAIL fails_without_a_case: exit status 1 outside its cases",
+		"PASS extra/a",
+		"PASS extra/a",
+		"FAIL extra/b: not run",
+		"PASS extra/c",
+		"FAIL extra/a: reported 2 times",
+		"FAIL extra/c: reported but not declared",
+		"PASS fine/a",
+		"PASS fine/b",
+	};
+	const char *dir = "/tmp/harness-bin";
+	struct output o;
+
+	shell("rm -rf %s; mkdir -p %s; ln -s " HELPER " %s/harness_cases",
+	      dir, dir, dir);
+	write_program(dir, "loses_a_case", "a\\nb\\n",
+		      "echo PASS loses_a_case/a");
+	write_program(dir, "crashes", "a\\n",
+		      "echo PASS crashes/a; kill -SEGV $$");
+	write_program(dir, "fails_without_a_case", "a\\n",
+		      "echo PASS fails_without_a_case/a; exit 1");
+	write_program(dir, "extra", "a\\nb\\n",
+		      "echo PASS extra/a; echo PASS extra/a; echo 'FAIL extra/b: not run'; echo PASS extra/c");
+	write_program(dir, "fine", "a\\nb\\n", "echo PASS fine/a; echo PASS fine/b");
+	run("TESTS_BIN=/tmp/harness-bin " RUN_TESTS " harness_cases loses_a_case absent crashes fails_without_a_case extra fine 2>/dev/null",
+	    &o);
+	expect_lines(&o, want, sizeof(want) / sizeof(want[0]));
+	shell("rm -rf %s", dir);
+}
+
+static const struct check_case cases[] = {
+	CASE_T(misbehaving_cases_each_report_one_line, 60),
+	CASE(list_prints_the_case_table),
+	CASE_T(one_case_by_name, 30),
+	CASE_T(runner_fails_what_did_not_report, 60),
+};
+
+CHECK_MAIN(cases)
