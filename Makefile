@@ -49,6 +49,9 @@ man: deps
 -include tests/nvme/nvme.mk
 # tests/stress/stress.mk: make stress, the long guest stress and syscall fuzz.
 -include tests/stress/stress.mk
+# tests/widths/widths.mk: the guest half of tests/widths/run, the
+# device-side proof of access widths.
+-include tests/widths/widths.mk
 
 deps:
 	@missing=$$(for p in $(DEB_PACKAGES); do \
