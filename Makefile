@@ -7,6 +7,8 @@
 #   make install  iioctl, the man pages and the completions, into
 #                 $(DESTDIR)$(PREFIX) (PREFIX=/usr/local); make uninstall
 #   make modules_install   the modules for KVER or KDIR (see kmod/Makefile)
+#   make mutate   applies each mutant of tests/mutants/ and runs the tests
+#                 it names (not part of make check)
 #   make clean
 
 # Debian packages the build and the tests need; `make deps` installs the
@@ -52,6 +54,11 @@ man: deps
 -include tests/nvme/nvme.mk
 # tests/stress/stress.mk: make stress, the long guest stress and syscall fuzz.
 -include tests/stress/stress.mk
+# tests/widths/widths.mk: the guest half of tests/widths/run, the
+# device-side proof of access widths.
+-include tests/widths/widths.mk
+# tests/mutants/mutants.mk: make mutate, the mutation score of the suite.
+-include tests/mutants/mutants.mk
 
 deps:
 	@missing=$$(for p in $(DEB_PACKAGES); do \
