@@ -6,8 +6,10 @@
 # Completes the global options, the commands, each command's options
 # (iioctl COMMAND --help) and the arguments: DEV from the class folder
 # (--sysfs DIR on the line, else $IIOCTL_SYSFS, else /sys/class/iio) as
-# iioN and as the devices' names, only devices with the window once --in
-# or --out is given; -w widths; list -o columns (a comma list); files for
+# iioN and as the devices' names (not a name two devices share), only
+# devices with the window once --in or --out is given; -w widths; --dma
+# and --vector what the device has; list -o columns (a comma list, not
+# those already given); files for
 # poke --from, batch FILE and trigger --raw DEV FILE; directories for
 # --sysfs and --dev.
 
@@ -86,7 +88,11 @@ function __iioctl_devices
     set -l sysfs $__iioctl_sysfs
     test -n "$sysfs"; or set sysfs $IIOCTL_SYSFS
     test -n "$sysfs"; or set sysfs /sys/class/iio
-    set -l names
+    set -l all_names
+    for d in $sysfs/iio*
+        string match -qr '/iio[0-9]+$' -- $d; and test -d $d; or continue
+        set -a all_names (head -n 1 $d/name 2>/dev/null)
+    end
     for d in $sysfs/iio*
         string match -qr '/iio[0-9]+$' -- $d; and test -d $d; or continue
         if test -n "$__iioctl_window"
@@ -95,16 +101,68 @@ function __iioctl_devices
         set -l n (basename $d)
         set -l name (head -n 1 $d/name 2>/dev/null)
         printf '%s\t%s\n' $n "$name"
-        if test -n "$name"; and not contains -- "$name" $names
-            set -a names $name
+        # a name two devices share is ambiguous: not offered
+        set -l same 0
+        for other in $all_names
+            test "$other" = "$name"; and set same (math $same + 1)
+        end
+        if test -n "$name"; and test $same -eq 1
             printf '%s\t%s\n' $name $n
         end
     end
 end
 
+# the class folders of DEV (the first argument, if given and found) or of
+# every device
+function __iioctl_device_dirs
+    set -l parsed (__iioctl_parse)
+    set -l sysfs $__iioctl_sysfs
+    test -n "$sysfs"; or set sysfs $IIOCTL_SYSFS
+    test -n "$sysfs"; or set sysfs /sys/class/iio
+    set -l found
+    if set -q parsed[2]
+        for d in $sysfs/iio*
+            string match -qr '/iio[0-9]+$' -- $d; or continue
+            set -l n (basename $d)
+            set -l name (head -n 1 $d/name 2>/dev/null)
+            if contains -- $parsed[2] $n (string replace iio '' $n) "$name"
+                set -a found $d
+            end
+        end
+    end
+    test (count $found) -eq 1; or set found (string match -r '.*/iio[0-9]+$' -- $sysfs/iio*)
+    printf '%s\n' $found
+end
+
+# K of the DMA buffers (dmaK/) the device has
+function __iioctl_dma_buffers
+    for d in (__iioctl_device_dirs)
+        for k in $d/dma*
+            test -e $k/size; and string replace -r '.*/dma' '' -- $k
+        end
+    end | sort -nu
+end
+
+# 0 .. vectors-1 of the device
+function __iioctl_vectors
+    set -l max 1
+    for d in (__iioctl_device_dirs)
+        set -l n 1
+        test -r $d/vectors; and set n (head -n 1 $d/vectors)
+        string match -qr '^[0-9]+$' -- $n; and test $n -gt $max; and set max $n
+    end
+    seq 0 (math $max - 1)
+end
+
+# list -o: the comma list so far and each column not in it yet
 function __iioctl_columns
-    printf '%s\n' device nr name version type size physaddr in out irq \
+    set -l token (commandline -ct)
+    set -l pre (string replace -r '[^,]*$' '' -- $token)
+    set -l given (string split , -- (string lower -- $pre))
+    for c in device nr name version type size physaddr in out irq \
         events listeners vectors dma dev parent
+        contains -- $c $given; or echo $pre$c
+    end
 end
 
 complete -c iioctl -f
@@ -139,7 +197,7 @@ complete -c iioctl -n '__fish_seen_subcommand_from list info dma' -s j -l json \
 complete -c iioctl -n '__fish_seen_subcommand_from list' -s n -l noheadings \
     -d 'no heading line'
 complete -c iioctl -n '__fish_seen_subcommand_from list' -s o -l output -x \
-    -a '(__fish_complete_list , __iioctl_columns)' -d 'columns to print'
+    -a '(__iioctl_columns)' -d 'columns to print'
 
 # dump, peek, poke
 set -l region '__fish_seen_subcommand_from dump peek poke'
@@ -164,7 +222,7 @@ complete -c iioctl -n "$region; and not __fish_seen_argument -l out" -l in \
 complete -c iioctl -n "$region; and not __fish_seen_argument -l in" -l out \
     -d 'use the out window'
 complete -c iioctl -n "$region; and not __fish_seen_argument -l in -l out" \
-    -l dma -x -a '0 1 2 3' -d 'use DMA buffer K'
+    -l dma -x -a '(__iioctl_dma_buffers)' -d 'use DMA buffer K'
 complete -c iioctl -n $region -l mmap -d 'access through mmap()'
 
 # wait-events
@@ -173,7 +231,7 @@ complete -c iioctl -n $wait -s n -l num-events -x -d 'return after N events'
 complete -c iioctl -n $wait -s t -l timeout -x -d 'give up after TIMEOUT'
 complete -c iioctl -n $wait -l format -x -d 'line per read (%c %n %t %T %%)'
 complete -c iioctl -n $wait -s q -l quiet -d 'print nothing'
-complete -c iioctl -n $wait -l vector -x -a '0 1 2 3 4 5 6 7' \
+complete -c iioctl -n $wait -l vector -x -a '(__iioctl_vectors)' \
     -d 'the events of vector K'
 
 # dma
