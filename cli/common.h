@@ -94,6 +94,8 @@ unsigned parse_width_or_die(const char *s);
  * a unit ns, us, ms, s, m ("250ms", "1.5s").  Returns NULL or an error.
  */
 const char *parse_duration(const char *s, uint64_t *ns);
+/* ns as parse_duration() reads it, in the largest exact unit ("1s", "250ms") */
+char *format_duration(uint64_t ns, char *buf, size_t size);
 
 /*
  * popt for one command: parses argv with options, dies with status 2 on

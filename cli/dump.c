@@ -168,7 +168,7 @@ static int do_dump(int argc, const char **argv)
 		{ "length", 'n', POPT_ARG_STRING, &len_arg, 0,
 		  "dump LENGTH bytes (default: to the end)", "LENGTH" },
 		{ "width", 'w', POPT_ARG_STRING, &width_arg, 0,
-		  "one access of W bytes per value: 1, 2, 4 or 8 (default: chunks shown as bytes)",
+		  "one access of W bytes per value: 1, 2, 4 or 8 (default: bytes, read in 4-byte accesses from a PCI device's mem region, else in chunks)",
 		  "W" },
 		{ "raw", 0, POPT_ARG_NONE, &raw, 0,
 		  "write the bytes to stdout instead of a hexdump", NULL },
@@ -194,8 +194,11 @@ static int do_dump(int argc, const char **argv)
 		len = parse_u64_or_die(len_arg, "length", NUM_SUFFIX,
 				       UINT64_MAX);
 	region_check_range(&r, start, len, width);
-	if (iioctl_dry_run)
-		return IIOCTL_OK;
+	if (iioctl_dry_run || (len_arg && !len))
+		return IIOCTL_OK;	/* -n 0: nothing, as hexdump -n 0 */
+	/* I/O memory: 4-byte registers may ignore wider (and narrower) reads */
+	if (!width && region_is_io_memory(&r))
+		r.max_access = 4;
 	region_open(&r, false, start, len);
 	buf = xmalloc(CHUNK);
 	init_tables();

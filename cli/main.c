@@ -14,10 +14,10 @@
  *                      -n LENGTH, -w 1|2|4|8, --in/--out, --raw, --mmap;
  *                      dump, peek and poke take --dma K for DMA buffer K
  *   peek DEV OFFSET    one value: -w W (default 4), -d decimal
- *   poke DEV OFFSET VALUE   one value: -w W (default 4), -m MASK
- *                      (read-modify-write), --verify (read back)
+ *   poke DEV OFFSET VALUE[:MASK]   one value: -w W (default 4), -m MASK
+ *                      or :MASK (read-modify-write), --verify (read back)
  *   poke DEV OFFSET --from FILE|-   load bytes (-w W: in W-byte accesses)
- *   wait-events DEV    -n N (default 1, 0 = forever), -t TIMEOUT,
+ *   wait-events DEV    -n N (default 1, 0 = forever or for -t), -t TIMEOUT,
  *                      --format FMT, -q, --vector K (/dev/iioN_eventK)
  *   trigger DEV [VALUE]  write a 4-byte u32 (default 1) to the event
  *                      node; --raw [FILE|-] writes bytes as they are
@@ -60,9 +60,11 @@
  *             16 bytes a line as values of width W (native-endian, so -w 1
  *             is byte for byte like hexdump -C), an ASCII column of the
  *             bytes, identical lines folded to "*", the end offset last.
- *             Without -w the bytes are read in chunks (the kernel splits
- *             them into the widest aligned accesses); with -w every value
- *             is one access.
+ *             Without -w the bytes of I/O memory (a PCI device's mem
+ *             region) are read in aligned accesses of at most 4 bytes,
+ *             other regions in chunks (the kernel splits them into the
+ *             widest aligned accesses); with -w every value is one access.
+ *             -n 0 prints nothing.
  *   list -j   a JSON array of objects, one per device: "device" ("iio0"),
  *             "nr", "name", "version", "type", "size" and "physaddr"
  *             (numbers), "in"/"out" ({"offset": N, "length": N} or null),
@@ -101,8 +103,9 @@
 #include "common.h"
 #include "device.h"
 
+/* The framework's version (kmod/iio_core.c), passed in by cli/cli.mk. */
 #ifndef IIOCTL_VERSION
-#define IIOCTL_VERSION "0.1"
+#error "IIOCTL_VERSION is not defined (build with cli/cli.mk)"
 #endif
 
 static int do_help(int argc, const char **argv);
@@ -203,12 +206,25 @@ int main(int argc, const char **argv)
 		die(IIOCTL_EUSAGE, "%s: %s (see iioctl --help)",
 		    poptBadOption(ctx, POPT_BADOPTION_NOALIAS),
 		    poptStrerror(rc));
+	args = poptGetArgs(ctx);
 	if (version) {
+		if (args && args[0])
+			die(IIOCTL_EUSAGE, "--version takes no arguments ('%s')",
+			    args[0]);
 		printf("iioctl %s\n", IIOCTL_VERSION);
 		poptFreeContext(ctx);
 		return IIOCTL_OK;
 	}
-	args = poptGetArgs(ctx);
+	if (help && args && args[0]) {
+		/* iioctl --help COMMAND: help COMMAND */
+		if (args[1])
+			die(IIOCTL_EUSAGE, "--help takes at most one COMMAND");
+		status = iioctl_run_command(2, (const char *[]){ "help",
+							      args[0], NULL });
+		flush_stdout();
+		poptFreeContext(ctx);
+		return status;
+	}
 	if (help || !args || !args[0]) {
 		print_usage(stdout);
 		poptFreeContext(ctx);

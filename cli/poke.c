@@ -51,6 +51,8 @@ static int poke_from(struct region *r, uint64_t offset, const char *path,
 static int do_poke(int argc, const char **argv)
 {
 	const char *width_arg = NULL, *mask_arg = NULL, *from = NULL;
+	const char *value_arg, *colon;
+	char value_buf[64];
 	uint64_t offset, value, mask, all, old, back;
 	unsigned width = 4;
 	int verify = 0;
@@ -74,7 +76,7 @@ static int do_poke(int argc, const char **argv)
 
 	region_opts = (struct region_options){ 0 };
 	ctx = parse_options(argc, argv, options,
-			    "DEV OFFSET VALUE | DEV OFFSET --from FILE");
+			    "DEV OFFSET VALUE[:MASK] | DEV OFFSET --from FILE");
 	if (width_arg)
 		width = parse_width_or_die(width_arg);
 	region_select(&r, need_arg(ctx, "DEV"));
@@ -89,7 +91,20 @@ static int do_poke(int argc, const char **argv)
 				 verify);
 	}
 	all = width == 8 ? UINT64_MAX : (1ULL << 8 * width) - 1;
-	value = parse_u64_or_die(need_arg(ctx, "VALUE"), "value", 0, all);
+	value_arg = need_arg(ctx, "VALUE");
+	colon = strchr(value_arg, ':');
+	if (colon) {
+		/* setpci's VALUE:MASK, the same as VALUE -m MASK */
+		if (mask_arg)
+			die(IIOCTL_EUSAGE, "VALUE:MASK '%s' conflicts with -m",
+			    value_arg);
+		copy_string(value_buf, sizeof(value_buf), value_arg);
+		if ((size_t)(colon - value_arg) < sizeof(value_buf))
+			value_buf[colon - value_arg] = '\0';
+		mask_arg = colon + 1;
+		value_arg = value_buf;
+	}
+	value = parse_u64_or_die(value_arg, "value", 0, all);
 	mask = mask_arg ? parse_u64_or_die(mask_arg, "mask", 0, all) : all;
 	no_more_args(ctx);
 	if (value & ~mask)

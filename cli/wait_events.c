@@ -76,6 +76,8 @@ static int do_wait_events(int argc, const char **argv)
 	const char *vector_arg = NULL;
 	unsigned vector = 0;
 	uint64_t want = 1, got = 0, timeout = 0, deadline = 0, now;
+	uint64_t timeout_ns = 0;
+	char text[32];
 	const struct iio_device_info *dev;
 	struct sigaction sa, old_sa;
 	char path[PATH_MAX];
@@ -90,7 +92,7 @@ static int do_wait_events(int argc, const char **argv)
 	poptContext ctx;
 	const struct poptOption options[] = {
 		{ "num-events", 'n', POPT_ARG_STRING, &num_arg, 0,
-		  "return after N events (default 1; 0: until interrupted)",
+		  "return after N events (default 1; 0: until interrupted or, with -t, for TIMEOUT)",
 		  "N" },
 		{ "timeout", 't', POPT_ARG_STRING, &timeout_arg, 0,
 		  "give up (status 3) TIMEOUT after the start: seconds (0.5) or with a unit (250ms, 2s)",
@@ -118,6 +120,7 @@ static int do_wait_events(int argc, const char **argv)
 		if (why)
 			die(IIOCTL_EUSAGE, "invalid timeout '%s': %s",
 			    timeout_arg, why);
+		timeout_ns = timeout;
 	}
 	check_format(fmt);
 	if (vector_arg) {
@@ -180,9 +183,21 @@ static int do_wait_events(int argc, const char **argv)
 			continue;
 		if (rc < 0)
 			die_perror(IIOCTL_EDEVICE, "%s: poll", path);
+		if (!rc && !want) {
+			/* -n 0 -t T: watching for a while, not a timeout */
+			if (!quiet)
+				fprintf(stderr, "iioctl: %s: %llu event%s in %s\n",
+					dev->label, (unsigned long long)got,
+					got == 1 ? "" : "s",
+					format_duration(timeout_ns, text,
+							sizeof(text)));
+			break;
+		}
 		if (!rc)
 			die(IIOCTL_ETIMEOUT, "%s: timeout after %s with %llu of %llu event%s",
-			    dev->label, timeout_arg, (unsigned long long)got,
+			    dev->label,
+			    format_duration(timeout_ns, text, sizeof(text)),
+			    (unsigned long long)got,
 			    (unsigned long long)want, want == 1 ? "" : "s");
 		if (pfd.revents & POLLHUP)
 			die(IIOCTL_EGONE, "%s: the device went away", dev->label);
