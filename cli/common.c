@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common.h"
@@ -185,6 +186,68 @@ uint64_t parse_u64_or_die(const char *s, const char *what, unsigned flags,
 		die(IIOCTL_EUSAGE, "invalid %s '%s': %s", what, s, why);
 	}
 	return v;
+}
+
+void parse_value_mask_or_die(const char *value_arg, const char *mask_arg,
+			     uint64_t all, uint64_t *value, uint64_t *mask)
+{
+	const char *colon = strchr(value_arg, ':');
+	char buf[64];
+
+	if (colon) {
+		/* setpci's VALUE:MASK, the same as VALUE -m MASK */
+		if (mask_arg)
+			die(IIOCTL_EUSAGE, "VALUE:MASK '%s' conflicts with -m",
+			    value_arg);
+		copy_string(buf, sizeof(buf), value_arg);
+		if ((size_t)(colon - value_arg) < sizeof(buf))
+			buf[colon - value_arg] = '\0';
+		mask_arg = colon + 1;
+		value_arg = buf;
+	}
+	*value = parse_u64_or_die(value_arg, "value", 0, all);
+	*mask = mask_arg ? parse_u64_or_die(mask_arg, "mask", 0, all) : all;
+	if (*value & ~*mask)
+		die(IIOCTL_EUSAGE, "value 0x%llx has bits outside mask 0x%llx",
+		    (unsigned long long)*value, (unsigned long long)*mask);
+}
+
+uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
+}
+
+void print_clock(FILE *f, clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	fprintf(f, "%lld.%09ld", (long long)ts.tv_sec, ts.tv_nsec);
+}
+
+void sleep_ns(uint64_t ns)
+{
+	struct timespec ts = {
+		.tv_sec = (time_t)(ns / 1000000000),
+		.tv_nsec = (long)(ns % 1000000000),
+	};
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+uint64_t parse_duration_or_die(const char *s, const char *what)
+{
+	const char *why;
+	uint64_t ns;
+
+	why = parse_duration(s, &ns);
+	if (why)
+		die(IIOCTL_EUSAGE, "invalid %s '%s': %s", what, s, why);
+	return ns;
 }
 
 unsigned parse_width_or_die(const char *s)

@@ -17,6 +17,9 @@
  *   poke DEV OFFSET VALUE[:MASK]   one value: -w W (default 4), -m MASK
  *                      or :MASK (read-modify-write), --verify (read back)
  *   poke DEV OFFSET --from FILE|-   load bytes (-w W: in W-byte accesses)
+ *   wait-value DEV OFFSET VALUE[:MASK]   poll (-i INTERVAL, default 10ms)
+ *                      until (value & -m MASK) == VALUE, or --change; -t
+ *                      TIMEOUT (status 3); prints the last value read
  *   wait-events DEV    -n N (default 1, 0 = forever or for -t), -t TIMEOUT,
  *                      --format FMT, -q, --vector K (/dev/iioN_eventK)
  *   trigger DEV [VALUE]  write a 4-byte u32 (default 1) to the event
@@ -89,7 +92,7 @@
  *        argument, malformed or out-of-range number, offset or length
  *        past the end, unaligned offset, unsupported width, no such
  *        window, a write to the in window, missing or ambiguous device
- *   3    wait-events: the timeout expired before N events
+ *   3    wait-events, wait-value: the timeout expired first
  *   4    the device went away (EIO on a node, POLLHUP on the event node)
  *   5    the device has no event source (irq none), or its stub has no
  *        event_write (EOPNOTSUPP)
@@ -118,7 +121,8 @@ static const struct iioctl_cmd iioctl_cmd_help = {
 
 static const struct iioctl_cmd *const commands[] = {
 	&iioctl_cmd_list, &iioctl_cmd_info, &iioctl_cmd_dump,
-	&iioctl_cmd_peek, &iioctl_cmd_poke, &iioctl_cmd_wait_events,
+	&iioctl_cmd_peek, &iioctl_cmd_poke, &iioctl_cmd_wait_value,
+	&iioctl_cmd_wait_events,
 	&iioctl_cmd_trigger, &iioctl_cmd_dma, &iioctl_cmd_batch,
 	&iioctl_cmd_help,
 };

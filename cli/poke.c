@@ -51,8 +51,6 @@ static int poke_from(struct region *r, uint64_t offset, const char *path,
 static int do_poke(int argc, const char **argv)
 {
 	const char *width_arg = NULL, *mask_arg = NULL, *from = NULL;
-	const char *value_arg, *colon;
-	char value_buf[64];
 	uint64_t offset, value, mask, all, old, back;
 	unsigned width = 4;
 	int verify = 0;
@@ -91,25 +89,9 @@ static int do_poke(int argc, const char **argv)
 				 verify);
 	}
 	all = width == 8 ? UINT64_MAX : (1ULL << 8 * width) - 1;
-	value_arg = need_arg(ctx, "VALUE");
-	colon = strchr(value_arg, ':');
-	if (colon) {
-		/* setpci's VALUE:MASK, the same as VALUE -m MASK */
-		if (mask_arg)
-			die(IIOCTL_EUSAGE, "VALUE:MASK '%s' conflicts with -m",
-			    value_arg);
-		copy_string(value_buf, sizeof(value_buf), value_arg);
-		if ((size_t)(colon - value_arg) < sizeof(value_buf))
-			value_buf[colon - value_arg] = '\0';
-		mask_arg = colon + 1;
-		value_arg = value_buf;
-	}
-	value = parse_u64_or_die(value_arg, "value", 0, all);
-	mask = mask_arg ? parse_u64_or_die(mask_arg, "mask", 0, all) : all;
+	parse_value_mask_or_die(need_arg(ctx, "VALUE"), mask_arg, all,
+				&value, &mask);
 	no_more_args(ctx);
-	if (value & ~mask)
-		die(IIOCTL_EUSAGE, "value 0x%llx has bits outside mask 0x%llx",
-		    (unsigned long long)value, (unsigned long long)mask);
 	region_check_range(&r, offset, width, width);
 	region_check_writable(&r);
 	if (iioctl_dry_run)

@@ -34,14 +34,6 @@ static void check_format(const char *fmt)
 			    p + 1);
 }
 
-static void print_time(clockid_t clock)
-{
-	struct timespec ts;
-
-	clock_gettime(clock, &ts);
-	printf("%lld.%09ld", (long long)ts.tv_sec, ts.tv_nsec);
-}
-
 static void print_event(const char *fmt, uint32_t count, uint32_t new)
 {
 	const char *p;
@@ -54,20 +46,12 @@ static void print_event(const char *fmt, uint32_t count, uint32_t new)
 		switch (*++p) {
 		case 'c': printf("%u", count); break;
 		case 'n': printf("%u", new); break;
-		case 't': print_time(CLOCK_MONOTONIC); break;
-		case 'T': print_time(CLOCK_REALTIME); break;
+		case 't': print_clock(stdout, CLOCK_MONOTONIC); break;
+		case 'T': print_clock(stdout, CLOCK_REALTIME); break;
 		default: putchar('%'); break;
 		}
 	}
 	putchar('\n');
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
 }
 
 static int do_wait_events(int argc, const char **argv)
@@ -86,7 +70,6 @@ static int do_wait_events(int argc, const char **argv)
 	struct timespec ts;
 	struct pollfd pfd;
 	uint32_t last, count;
-	const char *why;
 	int quiet = 0, fd, rc;
 	ssize_t n;
 	poptContext ctx;
@@ -116,10 +99,7 @@ static int do_wait_events(int argc, const char **argv)
 		want = parse_u64_or_die(num_arg, "number of events", 0,
 					UINT32_MAX);
 	if (timeout_arg) {
-		why = parse_duration(timeout_arg, &timeout);
-		if (why)
-			die(IIOCTL_EUSAGE, "invalid timeout '%s': %s",
-			    timeout_arg, why);
+		timeout = parse_duration_or_die(timeout_arg, "timeout");
 		timeout_ns = timeout;
 	}
 	check_format(fmt);
