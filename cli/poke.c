@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * poke.c - iioctl poke DEV OFFSET VALUE: write one value (optionally
- * under a mask, optionally read back), or load bytes from a file
+ * poke.c - iioctl poke DEV OFFSET VALUE: write one value, or --count N
+ * of them (optionally under a mask, optionally read back), or load bytes
+ * from a file
  */
 #include <stdlib.h>
 #include <string.h>
@@ -48,10 +49,31 @@ static int poke_from(struct region *r, uint64_t offset, const char *path,
 	return IIOCTL_OK;
 }
 
+/* One value: under the mask (read-modify-write), read back if asked. */
+static void poke_value(struct region *r, uint64_t offset, unsigned width,
+		       uint64_t value, uint64_t mask, int verify)
+{
+	uint64_t all = width == 8 ? UINT64_MAX : (1ULL << 8 * width) - 1;
+	uint64_t back;
+
+	if (mask != all)
+		value |= region_read_value(r, offset, width) & ~mask;
+	region_write_value(r, offset, width, value);
+	if (!verify)
+		return;
+	back = region_read_value(r, offset, width);
+	if (back != value)
+		die(IIOCTL_EDEVICE, "%s: verify failed: read back 0x%0*llx at 0x%llx after writing 0x%0*llx",
+		    r->label, (int)(2 * width), (unsigned long long)back,
+		    (unsigned long long)offset, (int)(2 * width),
+		    (unsigned long long)value);
+}
+
 static int do_poke(int argc, const char **argv)
 {
 	const char *width_arg = NULL, *mask_arg = NULL, *from = NULL;
-	uint64_t offset, value, mask, all, old, back;
+	const char *count_arg = NULL;
+	uint64_t offset, value, mask, all, count = 1, i;
 	unsigned width = 4;
 	int verify = 0;
 	struct region r;
@@ -66,6 +88,8 @@ static int do_poke(int argc, const char **argv)
 		  NULL },
 		{ "from", 0, POPT_ARG_STRING, &from, 0,
 		  "write the bytes of FILE (- for stdin) at OFFSET", "FILE" },
+		{ "count", 'c', POPT_ARG_STRING, &count_arg, 0,
+		  "fill: write VALUE to N values of W bytes from OFFSET", "N" },
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE,
 		  (void *)region_popt_options, 0, "Node options:", NULL },
 		POPT_AUTOHELP
@@ -81,8 +105,9 @@ static int do_poke(int argc, const char **argv)
 	offset = parse_u64_or_die(need_arg(ctx, "OFFSET"), "offset",
 				  NUM_SUFFIX, UINT64_MAX);
 	if (from) {
-		if (mask_arg)
-			die(IIOCTL_EUSAGE, "--mask and --from conflict");
+		if (mask_arg || count_arg)
+			die(IIOCTL_EUSAGE, "--%s and --from conflict",
+			    mask_arg ? "mask" : "count");
 		no_more_args(ctx);
 		region_check_writable(&r);
 		return poke_from(&r, offset, from, width_arg ? width : 0,
@@ -92,24 +117,20 @@ static int do_poke(int argc, const char **argv)
 	parse_value_mask_or_die(need_arg(ctx, "VALUE"), mask_arg, all,
 				&value, &mask);
 	no_more_args(ctx);
-	region_check_range(&r, offset, width, width);
+	if (count_arg) {
+		count = parse_u64_or_die(count_arg, "count", 0,
+					 UINT64_MAX / width);
+		if (!count)
+			die(IIOCTL_EUSAGE, "invalid count '%s': must not be 0",
+			    count_arg);
+	}
+	region_check_range(&r, offset, count * width, width);
 	region_check_writable(&r);
 	if (iioctl_dry_run)
 		return IIOCTL_OK;
-	region_open(&r, true, offset, width);
-	if (mask != all) {
-		old = region_read_value(&r, offset, width);
-		value |= old & ~mask;
-	}
-	region_write_value(&r, offset, width, value);
-	if (verify) {
-		back = region_read_value(&r, offset, width);
-		if (back != value)
-			die(IIOCTL_EDEVICE, "%s: verify failed: read back 0x%0*llx at 0x%llx after writing 0x%0*llx",
-			    r.label, (int)(2 * width), (unsigned long long)back,
-			    (unsigned long long)offset, (int)(2 * width),
-			    (unsigned long long)value);
-	}
+	region_open(&r, true, offset, count * width);
+	for (i = 0; i < count; i++)
+		poke_value(&r, offset + i * width, width, value, mask, verify);
 	region_close(&r);
 	return IIOCTL_OK;
 }
@@ -117,5 +138,5 @@ static int do_poke(int argc, const char **argv)
 const struct iioctl_cmd iioctl_cmd_poke = {
 	.name = "poke",
 	.run = do_poke,
-	.help = "write one value (-w, -m MASK, --verify) or bytes (--from FILE)",
+	.help = "write one value (-w, -m MASK, --verify, -c N fills) or bytes (--from FILE)",
 };
