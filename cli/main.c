@@ -39,8 +39,9 @@
  *   --dev DIR     the node folder (default /dev, or $IIOCTL_DEV)
  *
  * DEV: iioN, N (decimal), a path to a node (/dev/iio0_in: the suffix
- * picks the window; a character device is identified by its minor), or a
- * device's exact name (a purely decimal DEV is always a number).  A name
+ * picks the window; a character device is identified by its minor), a
+ * PCI address ([DDDD:]BB:DD.F, with /barN to pick a BAR), or a device's
+ * exact name (a purely decimal DEV is always a number).  A name
  * two devices share is an error listing both; an unknown DEV is an error
  * listing the devices that exist.
  *
@@ -140,10 +141,11 @@ static void print_usage(FILE *f)
 	fputs("\n"
 	      "  --sysfs DIR  the class folder (default /sys/class/iio; $IIOCTL_SYSFS)\n"
 	      "  --dev DIR    the node folder (default /dev; $IIOCTL_DEV)\n\n"
-	      "DEV is iioN, N, a node path (/dev/iio0_in picks the in window) or\n"
-	      "an exact device name.  Numbers: decimal or 0x hex, K/M/G suffixes\n"
-	      "(powers of 1024) for offsets and lengths; a leading 0 followed by\n"
-	      "digits is refused (no octal).\n\n"
+	      "DEV is iioN, N, a node path (/dev/iio0_in picks the in window), a\n"
+	      "PCI address (0000:00:10.0, .../bar2) or an exact device name.\n"
+	      "Numbers: decimal or 0x hex, K/M/G suffixes (powers of 1024) for\n"
+	      "offsets and lengths; a leading 0 followed by digits is refused\n"
+	      "(no octal).\n\n"
 	      "exit status: 0 success, 1 device or I/O error, 2 usage error (bad\n"
 	      "option, number, range, width, alignment or device), 3 timeout,\n"
 	      "4 device went away, 5 no event source or no event_write,\n"
