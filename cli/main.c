@@ -13,6 +13,9 @@
  *   dump DEV           hexdump -C of the region or a window: -s OFFSET,
  *                      -n LENGTH, -w 1|2|4|8, --in/--out, --raw, --mmap;
  *                      dump, peek and poke take --dma K for DMA buffer K
+ *                      dump --compare FILE: OFFSET FILE DEVICE for each
+ *                      value that differs from raw bytes or a dump's text
+ *                      (status 1 if any)
  *   peek DEV OFFSET    one value: -w W (default 4), -d decimal
  *   poke DEV OFFSET VALUE[:MASK]   one value: -w W (default 4), -m MASK
  *                      or :MASK (read-modify-write), --verify (read back)
@@ -88,7 +91,8 @@
  * Exit statuses:
  *   0    success
  *   1    a device or I/O error: a node cannot be opened, read or written,
- *        --verify read back another value, a stub refused a value
+ *        --verify read back another value, a stub refused a value,
+ *        dump --compare found a difference
  *   2    usage error: unknown command or option, missing or extra
  *        argument, malformed or out-of-range number, offset or length
  *        past the end, unaligned offset, unsupported width, no such
