@@ -23,6 +23,10 @@
  *   wait-value DEV OFFSET VALUE[:MASK]   poll (-i INTERVAL, default 10ms)
  *                      until (value & -m MASK) == VALUE, or --change; -t
  *                      TIMEOUT (status 3); prints the last value read
+ *   watch DEV [OFFSET]...  poll (-i INTERVAL) the values at OFFSETs (or
+ *                      every value of the node): a line per change,
+ *                      --format "%t %r %o -> %n" by default; -n N changes,
+ *                      -t TIMEOUT (both end with status 0)
  *   wait-events DEV    -n N (default 1, 0 = forever or for -t), -t TIMEOUT,
  *                      --format FMT, -q, --vector K (/dev/iioN_eventK)
  *   trigger DEV [VALUE]  write a 4-byte u32 (default 1) to the event
@@ -127,7 +131,7 @@ static const struct iioctl_cmd iioctl_cmd_help = {
 static const struct iioctl_cmd *const commands[] = {
 	&iioctl_cmd_list, &iioctl_cmd_info, &iioctl_cmd_dump,
 	&iioctl_cmd_peek, &iioctl_cmd_poke, &iioctl_cmd_wait_value,
-	&iioctl_cmd_wait_events,
+	&iioctl_cmd_watch, &iioctl_cmd_wait_events,
 	&iioctl_cmd_trigger, &iioctl_cmd_dma, &iioctl_cmd_batch,
 	&iioctl_cmd_help,
 };
