@@ -49,26 +49,6 @@ static int poke_from(struct region *r, uint64_t offset, const char *path,
 	return IIOCTL_OK;
 }
 
-/* One value: under the mask (read-modify-write), read back if asked. */
-static void poke_value(struct region *r, uint64_t offset, unsigned width,
-		       uint64_t value, uint64_t mask, int verify)
-{
-	uint64_t all = width == 8 ? UINT64_MAX : (1ULL << 8 * width) - 1;
-	uint64_t back;
-
-	if (mask != all)
-		value |= region_read_value(r, offset, width) & ~mask;
-	region_write_value(r, offset, width, value);
-	if (!verify)
-		return;
-	back = region_read_value(r, offset, width);
-	if (back != value)
-		die(IIOCTL_EDEVICE, "%s: verify failed: read back 0x%0*llx at 0x%llx after writing 0x%0*llx",
-		    r->label, (int)(2 * width), (unsigned long long)back,
-		    (unsigned long long)offset, (int)(2 * width),
-		    (unsigned long long)value);
-}
-
 static int do_poke(int argc, const char **argv)
 {
 	const char *width_arg = NULL, *mask_arg = NULL, *from = NULL;
@@ -130,7 +110,7 @@ static int do_poke(int argc, const char **argv)
 		return IIOCTL_OK;
 	region_open(&r, true, offset, count * width);
 	for (i = 0; i < count; i++)
-		poke_value(&r, offset + i * width, width, value, mask, verify);
+		region_poke(&r, offset + i * width, width, value, mask, verify);
 	region_close(&r);
 	return IIOCTL_OK;
 }

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -320,4 +321,31 @@ void region_write_values(struct region *r, uint64_t offset, const void *buf,
 		memcpy(&v, p + i, width);	/* little-endian: low bytes */
 		region_write_value(r, offset + i, width, v);
 	}
+}
+
+void region_poke(struct region *r, uint64_t offset, unsigned width,
+		 uint64_t value, uint64_t mask, bool verify)
+{
+	uint64_t all = width == 8 ? UINT64_MAX : (1ULL << 8 * width) - 1;
+	uint64_t back;
+
+	if (mask != all)
+		value |= region_read_value(r, offset, width) & ~mask;
+	region_write_value(r, offset, width, value);
+	if (!verify)
+		return;
+	back = region_read_value(r, offset, width);
+	if (back != value)
+		die(IIOCTL_EDEVICE, "%s: verify failed: read back 0x%0*llx at 0x%llx after writing 0x%0*llx",
+		    r->label, (int)(2 * width), (unsigned long long)back,
+		    (unsigned long long)offset, (int)(2 * width),
+		    (unsigned long long)value);
+}
+
+void print_value(uint64_t v, unsigned width, bool decimal)
+{
+	if (decimal)
+		printf("%llu\n", (unsigned long long)v);
+	else
+		printf("0x%0*llx\n", (int)(2 * width), (unsigned long long)v);
 }

@@ -81,4 +81,14 @@ void region_read_values(struct region *r, uint64_t offset, void *buf,
 void region_write_values(struct region *r, uint64_t offset, const void *buf,
 			 size_t len, unsigned width);
 
+/*
+ * poke: value at offset, under mask (read-modify-write when the mask is
+ * not all of the width), read back with verify (dies with status 1 if it
+ * differs).
+ */
+void region_poke(struct region *r, uint64_t offset, unsigned width,
+		 uint64_t value, uint64_t mask, bool verify);
+/* peek's output: "0x" and 2*width hex digits, or decimal; a newline. */
+void print_value(uint64_t v, unsigned width, bool decimal);
+
 #endif

@@ -8,11 +8,6 @@
 
 #define DEFAULT_INTERVAL_NS 10000000ULL	/* 10ms */
 
-static void print_value(uint64_t v, unsigned width)
-{
-	printf("0x%0*llx\n", (int)(2 * width), (unsigned long long)v);
-}
-
 static int do_wait_value(int argc, const char **argv)
 {
 	const char *width_arg = NULL, *mask_arg = NULL, *timeout_arg = NULL;
@@ -78,7 +73,7 @@ static int do_wait_value(int argc, const char **argv)
 			break;
 		now = now_ns();
 		if (timeout_arg && now >= deadline) {
-			print_value(v, width);
+			print_value(v, width, false);
 			flush_stdout();
 			if (change)
 				die(IIOCTL_ETIMEOUT, "%s: timeout after %s: 0x%llx unchanged",
@@ -96,7 +91,7 @@ static int do_wait_value(int argc, const char **argv)
 		sleep_ns(timeout_arg && deadline - now < interval ?
 			 deadline - now : interval);
 	}
-	print_value(v, width);
+	print_value(v, width, false);
 	region_close(&r);
 	return IIOCTL_OK;
 }
