@@ -17,7 +17,8 @@
 # (they join "--opt=value" and names with colons back into one word) and
 # falls back to COMP_WORDS as they are.
 
-_iioctl_commands="list info dump peek poke wait-events trigger dma batch help"
+_iioctl_commands="list info dump peek poke wait-value watch wait-events trigger
+dma batch help"
 _iioctl_columns="device nr name version type size physaddr in out irq events
 listeners vectors dma dev parent"
 
@@ -27,9 +28,11 @@ _iioctl_options()
 	case $1 in
 	list) echo "-j --json -n --noheadings -o --output" ;;
 	info) echo "-j --json" ;;
-	dump) echo "-s --skip -n --length -w --width --raw --in --out --dma --mmap" ;;
+	dump) echo "-s --skip -n --length -w --width --raw --compare --in --out --dma --mmap" ;;
 	peek) echo "-w --width -d --decimal --in --out --dma --mmap" ;;
-	poke) echo "-w --width -m --mask --verify --from --in --out --dma --mmap" ;;
+	poke) echo "-w --width -m --mask --verify -c --count --from --in --out --dma --mmap" ;;
+	wait-value) echo "-w --width -m --mask -t --timeout -i --interval --change --in --out --dma --mmap" ;;
+	watch) echo "-w --width -i --interval -n --num-changes -t --timeout --format --in --out --dma --mmap" ;;
 	wait-events) echo "-n --num-events -t --timeout --format -q --quiet --vector" ;;
 	trigger) echo "--raw" ;;
 	dma) echo "-j --json -r --request" ;;
@@ -52,6 +55,12 @@ _iioctl_takes_value()
 	wait-events:-t | wait-events:--timeout | wait-events:--format) return 0 ;;
 	dump:--dma | peek:--dma | poke:--dma | wait-events:--vector) return 0 ;;
 	dma:-r | dma:--request) return 0 ;;
+	dump:--compare | poke:-c | poke:--count) return 0 ;;
+	wait-value:-w | wait-value:--width | wait-value:-m | wait-value:--mask) return 0 ;;
+	wait-value:-t | wait-value:--timeout | wait-value:-i | wait-value:--interval) return 0 ;;
+	watch:-w | watch:--width | watch:-i | watch:--interval | watch:-n) return 0 ;;
+	watch:--num-changes | watch:-t | watch:--timeout | watch:--format) return 0 ;;
+	wait-value:--dma | watch:--dma) return 0 ;;
 	esac
 	return 1
 }
@@ -251,7 +260,7 @@ _iioctl()
 				[[ ${cur##*,} == [A-Z]* ]] && c=${c^^}
 				[[ $pre$c == "$cur"* ]] && COMPREPLY+=("$pre$c")
 			done ;;
-		--from)
+		--from | --compare)
 			_iioctl_files "$cur" ;;
 		esac
 		return
@@ -289,7 +298,8 @@ _iioctl()
 		[ "$w" = --raw ] && raw=true
 	done
 	case $cmd:$n in
-	list:* | info:0 | dump:0 | peek:0 | poke:0 | wait-events:0 | trigger:0 | dma:0)
+	list:* | info:0 | dump:0 | peek:0 | poke:0 | wait-value:0 | watch:0 | \
+	wait-events:0 | trigger:0 | dma:0)
 		if [[ $cur == */* || $cur == .* ]]; then
 			_iioctl_files "$cur"	# a node path
 		else

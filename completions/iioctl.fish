@@ -13,7 +13,7 @@
 # poke --from, batch FILE and trigger --raw DEV FILE; directories for
 # --sysfs and --dev.
 
-set -l __iioctl_cmds list info dump peek poke wait-events trigger dma batch help
+set -l __iioctl_cmds list info dump peek poke wait-value watch wait-events trigger dma batch help
 
 # the options that read the next word, per command ("global" before it)
 function __iioctl_takes_value -a cmd opt
@@ -24,7 +24,12 @@ function __iioctl_takes_value -a cmd opt
             poke:--from wait-events:-n wait-events:--num-events \
             wait-events:-t wait-events:--timeout wait-events:--format \
             dump:--dma peek:--dma poke:--dma wait-events:--vector \
-            dma:-r dma:--request
+            dma:-r dma:--request dump:--compare poke:-c poke:--count \
+            wait-value:-w wait-value:--width wait-value:-m wait-value:--mask \
+            wait-value:-t wait-value:--timeout wait-value:-i wait-value:--interval \
+            wait-value:--dma watch:-w watch:--width watch:-i watch:--interval \
+            watch:-n watch:--num-changes watch:-t watch:--timeout watch:--format \
+            watch:--dma
             return 0
     end
     return 1
@@ -180,6 +185,8 @@ complete -c iioctl -n $nocmd -a info -d 'everything about one device'
 complete -c iioctl -n $nocmd -a dump -d 'hexdump of the region or a window'
 complete -c iioctl -n $nocmd -a peek -d 'read one value'
 complete -c iioctl -n $nocmd -a poke -d 'write one value or bytes'
+complete -c iioctl -n $nocmd -a wait-value -d 'poll a register until it has a value'
+complete -c iioctl -n $nocmd -a watch -d 'a line per change of registers'
 complete -c iioctl -n $nocmd -a wait-events -d 'block until N events'
 complete -c iioctl -n $nocmd -a trigger -d 'inject an event'
 complete -c iioctl -n $nocmd -a dma -d 'the DMA buffers of a device'
@@ -187,7 +194,7 @@ complete -c iioctl -n $nocmd -a batch -d 'run commands from FILE, one a line'
 complete -c iioctl -n $nocmd -a help -d 'show the commands'
 
 # every command but help: popt's help options
-set -l popt "__fish_seen_subcommand_from list info dump peek poke wait-events trigger dma batch"
+set -l popt "__fish_seen_subcommand_from list info dump peek poke wait-value watch wait-events trigger dma batch"
 complete -c iioctl -n $popt -s '?' -l help -d 'show the command\'s help'
 complete -c iioctl -n $popt -l usage -d 'brief usage message'
 
@@ -200,7 +207,7 @@ complete -c iioctl -n '__fish_seen_subcommand_from list' -s o -l output -x \
     -a '(__iioctl_columns)' -d 'columns to print'
 
 # dump, peek, poke
-set -l region '__fish_seen_subcommand_from dump peek poke'
+set -l region '__fish_seen_subcommand_from dump peek poke wait-value watch'
 complete -c iioctl -n '__fish_seen_subcommand_from dump' -s s -l skip -x \
     -d 'start at OFFSET'
 complete -c iioctl -n '__fish_seen_subcommand_from dump' -s n -l length -x \
@@ -217,6 +224,22 @@ complete -c iioctl -n '__fish_seen_subcommand_from poke' -l verify \
     -d 'read the value back'
 complete -c iioctl -n '__fish_seen_subcommand_from poke' -l from -r -F \
     -d 'write the bytes of FILE'
+complete -c iioctl -n '__fish_seen_subcommand_from poke' -s c -l count -x \
+    -d 'fill N values'
+complete -c iioctl -n '__fish_seen_subcommand_from dump' -l compare -r -F \
+    -d 'compare with FILE (raw or a dump)'
+complete -c iioctl -n '__fish_seen_subcommand_from wait-value' -s m -l mask -x \
+    -d 'compare only these bits'
+complete -c iioctl -n '__fish_seen_subcommand_from wait-value watch' -s t -l timeout -x \
+    -d 'give up after TIMEOUT'
+complete -c iioctl -n '__fish_seen_subcommand_from wait-value watch' -s i -l interval -x \
+    -d 'read every INTERVAL'
+complete -c iioctl -n '__fish_seen_subcommand_from wait-value' -l change \
+    -d 'wait for any change'
+complete -c iioctl -n '__fish_seen_subcommand_from watch' -s n -l num-changes -x \
+    -d 'return after N changes'
+complete -c iioctl -n '__fish_seen_subcommand_from watch' -l format -x \
+    -d 'line per change (%t %T %r %o %n %%)'
 complete -c iioctl -n "$region; and not __fish_seen_argument -l out" -l in \
     -d 'use the in window'
 complete -c iioctl -n "$region; and not __fish_seen_argument -l in" -l out \
@@ -240,7 +263,7 @@ complete -c iioctl -n '__fish_seen_subcommand_from dma' -s r -l request -x \
 
 # the arguments
 complete -c iioctl -n '__iioctl_at any list' -a '(__iioctl_devices)'
-complete -c iioctl -n '__iioctl_at 0 info dump peek poke wait-events trigger dma' \
+complete -c iioctl -n '__iioctl_at 0 info dump peek poke wait-value watch wait-events trigger dma' \
     -a '(__iioctl_devices)'
 complete -c iioctl -n '__iioctl_at 1 trigger; and __fish_seen_argument -l raw' \
     -F
