@@ -94,15 +94,15 @@ demo: all
 	qemu/run -- /demo/dummy.sh
 
 # Where the ecosystem looks: man-db's sections under share/man,
-# bash-completion's completionsdir, zsh's site-functions, fish's
-# vendor_completions.d (Debian's packages use /usr and vendor-completions
-# for zsh; override ZSH_COMPLETION_DIR for that).
+# bash-completion's completionsdir, zsh's fpath (Debian's zsh has
+# /usr/share/zsh/vendor-completions, for packages, and
+# /usr/local/share/zsh/site-functions), fish's vendor_completions.d.
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 BASH_COMPLETION_DIR ?= $(PREFIX)/share/bash-completion/completions
-ZSH_COMPLETION_DIR ?= $(PREFIX)/share/zsh/site-functions
+ZSH_COMPLETION_DIR ?= $(PREFIX)/share/zsh/$(if $(filter /usr,$(PREFIX)),vendor-completions,site-functions)
 FISH_COMPLETION_DIR ?= $(PREFIX)/share/fish/vendor_completions.d
 # name:directory of every installed file but the man pages
 INSTALL_FILES = $(BUILD)/guest-bin/iioctl:$(BINDIR)/iioctl \

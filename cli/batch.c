@@ -15,6 +15,7 @@
 
 #include "batch.h"
 #include "common.h"
+#include "region.h"
 
 /* Splits line in place into words; returns their number. */
 static int split_words(char *line, const char **words)
@@ -26,6 +27,12 @@ static int split_words(char *line, const char **words)
 		die(IIOCTL_EUSAGE, "%s", why);
 	return n;
 }
+
+/* Characters that end a plain run of a word: NUL, blanks, quotes, \ */
+static const bool word_special[256] = {
+	['\0'] = true, [' '] = true, ['\t'] = true, ['\r'] = true,
+	['\''] = true, ['"'] = true, ['\\'] = true,
+};
 
 int batch_split_words(char *line, const char **words, const char **why)
 {
@@ -43,6 +50,14 @@ int batch_split_words(char *line, const char **words, const char **why)
 		}
 		words[n++] = out;
 		while (*in && *in != ' ' && *in != '\t' && *in != '\r') {
+			if (out == in && !word_special[(unsigned char)*in]) {
+				/* nothing removed yet: skip a plain run */
+				do
+					in++;
+				while (!word_special[(unsigned char)*in]);
+				out = in;
+				continue;
+			}
 			if (*in == '\'' || *in == '"') {
 				char quote = *in++;
 
@@ -74,39 +89,271 @@ int batch_split_words(char *line, const char **words, const char **why)
 	return n;
 }
 
-int batch_run_lines(char *text, size_t len)
+/*
+ * The fast path: a peek or poke line with only the common options (-w,
+ * -m, --verify, -d, --in, --out, --mmap) and valid numbers is compiled
+ * when the lines are checked, and run from that: no popt, no parsing, the
+ * node resolved once and, with --mmap, one mapping of the whole window
+ * per device for the whole batch.  Any other line, and any line with a
+ * mistake (so that its message is the command's own), goes through the
+ * command as typed.
+ */
+enum batch_op_kind { OP_COMMAND, OP_PEEK, OP_POKE };
+
+struct fast_region {
+	char *dev;			/* the DEV word */
+	enum iio_node node;		/* NODE_IN, NODE_OUT or NODE_NONE */
+	bool mmap, write, opened;
+	struct region r;
+};
+
+struct batch_op {
+	enum batch_op_kind kind;
+	bool verify, decimal;
+	unsigned width;
+	struct fast_region *fr;
+	uint64_t offset, value, mask;
+};
+
+#define FAST_REGIONS 16
+static struct fast_region fast_regions[FAST_REGIONS];
+static size_t nfast_regions;
+
+static struct fast_region *fast_region(const char *dev, enum iio_node node,
+				       bool mmap, bool write)
 {
+	struct fast_region *fr;
+	size_t i;
+
+	for (i = 0; i < nfast_regions; i++) {
+		fr = &fast_regions[i];
+		if (fr->node == node && fr->mmap == mmap &&
+		    fr->write == write && !strcmp(fr->dev, dev))
+			return fr;
+	}
+	if (nfast_regions == FAST_REGIONS)
+		return NULL;
+	region_opts = (struct region_options){
+		.in = node == NODE_IN, .out = node == NODE_OUT, .mmap = mmap,
+	};
+	fr = &fast_regions[nfast_regions];
+	region_select(&fr->r, dev);	/* dies as the command would */
+	fr->dev = xstrdup(dev);
+	fr->node = node;
+	fr->mmap = mmap;
+	fr->write = write;
+	nfast_regions++;
+	return fr;
+}
+
+static void fast_regions_close(void)
+{
+	while (nfast_regions) {
+		struct fast_region *fr = &fast_regions[--nfast_regions];
+
+		region_close(&fr->r);
+		free(fr->dev);
+	}
+}
+
+/* "-w" "W", "-wW", "--width" "W", "--width=W": the value, or NULL. */
+static const char *option_value(const char *arg, char s, const char *l,
+				const char *const **next, const char *const *end)
+{
+	size_t n = strlen(l);
+
+	if (arg[1] == s && arg[2])
+		return arg + 2;
+	if ((arg[1] == s && !arg[2]) || !strcmp(arg + 2, l)) {
+		if (*next == end)
+			return NULL;
+		return *(*next)++;
+	}
+	if (!strncmp(arg + 2, l, n) && arg[2 + n] == '=')
+		return arg + 3 + n;
+	return NULL;
+}
+
+/* Compiles words (peek or poke) into op; false: run it as a command. */
+static bool compile_fast(int n, const char **words, struct batch_op *op)
+{
+	const char *const *w = words + 1, *const *end = words + n;
+	const char *pos[3], *width_arg = NULL, *mask_arg = NULL, *a;
+	bool poke = !strcmp(words[0], "poke"), in = false, out = false;
+	bool mmap = false;
+	uint64_t all, v;
+	int npos = 0;
+
+	if (!poke && strcmp(words[0], "peek"))
+		return false;
+	memset(op, 0, sizeof(*op));
+	op->width = 4;
+	while (w < end) {
+		a = *w++;
+		if (a[0] != '-' || !a[1]) {
+			if (npos == 3)
+				return false;
+			pos[npos++] = a;
+		} else if (!strcmp(a, "--mmap")) {
+			mmap = true;
+		} else if (!strcmp(a, "--in")) {
+			in = true;
+		} else if (!strcmp(a, "--out")) {
+			out = true;
+		} else if (poke && !strcmp(a, "--verify")) {
+			op->verify = true;
+		} else if (!poke && (!strcmp(a, "-d") ||
+				     !strcmp(a, "--decimal"))) {
+			op->decimal = true;
+		} else if (a[1] == 'w' || !strncmp(a, "--width", 7)) {
+			width_arg = option_value(a, 'w', "width", &w, end);
+			if (!width_arg)
+				return false;
+		} else if (poke && (a[1] == 'm' || !strncmp(a, "--mask", 6))) {
+			mask_arg = option_value(a, 'm', "mask", &w, end);
+			if (!mask_arg)
+				return false;
+		} else {
+			return false;
+		}
+	}
+	if (npos != (poke ? 3 : 2) || (in && out))
+		return false;
+	if (width_arg) {
+		if (parse_u64(width_arg, 0, 8, &v) ||
+		    (v != 1 && v != 2 && v != 4 && v != 8))
+			return false;
+		op->width = (unsigned)v;
+	}
+	all = op->width == 8 ? UINT64_MAX : (1ULL << 8 * op->width) - 1;
+	if (parse_u64(pos[1], NUM_SUFFIX, UINT64_MAX, &op->offset))
+		return false;
+	op->mask = all;
+	if (poke) {
+		if (strchr(pos[2], ':') ||
+		    parse_u64(pos[2], 0, all, &op->value) ||
+		    (mask_arg && parse_u64(mask_arg, 0, all, &op->mask)) ||
+		    (op->value & ~op->mask))
+			return false;
+	}
+	op->fr = fast_region(pos[0], in ? NODE_IN : out ? NODE_OUT : NODE_NONE,
+			     mmap, poke);
+	if (!op->fr || op->offset % op->width ||
+	    op->offset > op->fr->r.size ||
+	    op->fr->r.size - op->offset < op->width ||
+	    (poke && op->fr->r.node == NODE_IN))
+		return false;
+	op->kind = poke ? OP_POKE : OP_PEEK;
+	return true;
+}
+
+static void run_fast(const struct batch_op *op)
+{
+	struct fast_region *fr = op->fr;
+
+	if (!fr->opened) {
+		region_open(&fr->r, fr->write, 0, fr->r.size);
+		fr->opened = true;
+	}
+	if (op->kind == OP_POKE)
+		region_poke(&fr->r, op->offset, op->width, op->value,
+			    op->mask, op->verify);
+	else
+		print_value(region_read_value(&fr->r, op->offset, op->width),
+			    op->width, op->decimal);
+}
+
+/* One line, split into words and run (or checked) as a command. */
+static void run_command_line(const char **words, int n)
+{
+	int status;
+
+	if (!strcmp(words[0], "batch"))
+		die(IIOCTL_EUSAGE, "batch cannot be nested");
+	for (int i = 1; i < n && strcmp(words[i], "--"); i++)
+		if (!strcmp(words[i], "--help") || !strcmp(words[i], "-?") ||
+		    !strcmp(words[i], "--usage"))
+			die(IIOCTL_EUSAGE, "%s has no place in a batch",
+			    words[i]);
+	status = iioctl_run_command(n, words);
+	if (status)
+		die(status, "%s failed", words[0]);
+}
+
+/*
+ * Each line of text in turn.  Checking (ops): split into a copy, then
+ * compiled into ops[nr - 1] or checked as a command.  Running (compiled):
+ * a compiled line runs from its op, any other is split and run.
+ */
+static void for_each_line(char *text, size_t len, struct batch_op *ops,
+			  const struct batch_op *compiled)
+{
+	static char *copy;	/* kept: a line may die */
+	static size_t cap;
 	const char *words[BATCH_MAX_WORDS + 1];
-	char *line, *next, *copy;
+	char *line, *next;
+	size_t n;
 	unsigned long nr = 0;
-	int n, status;
+	int nwords;
 
 	for (line = text; line < text + len; line = next) {
 		next = memchr(line, '\n', (size_t)(text + len - line));
 		next = next ? next + 1 : text + len;
-		nr++;
-		copy = strndup(line, (size_t)(next - line));
-		if (!copy)
-			die(IIOCTL_EDEVICE, "out of memory");
-		copy[strcspn(copy, "\n")] = '\0';
-		iioctl_batch_line = nr;
-		n = split_words(copy, words);
-		if (n) {
-			if (!strcmp(words[0], "batch"))
-				die(IIOCTL_EUSAGE, "batch cannot be nested");
-			for (int i = 1; i < n && strcmp(words[i], "--"); i++)
-				if (!strcmp(words[i], "--help") ||
-				    !strcmp(words[i], "-?") ||
-				    !strcmp(words[i], "--usage"))
-					die(IIOCTL_EUSAGE, "%s has no place in a batch",
-					    words[i]);
-			status = iioctl_run_command(n, words);
-			if (status)
-				die(status, "%s failed", words[0]);
+		iioctl_batch_line = ++nr;
+		if (compiled && compiled[nr - 1].kind != OP_COMMAND) {
+			run_fast(&compiled[nr - 1]);
+			continue;
 		}
-		free(copy);
+		n = (size_t)(next - line);
+		if (n + 1 > cap)
+			copy = xrealloc(copy, cap = 2 * n + 64);
+		memcpy(copy, line, n);
+		copy[n && line[n - 1] == '\n' ? n - 1 : n] = '\0';
+		if (ops)
+			ops[nr - 1].kind = OP_COMMAND;
+		nwords = split_words(copy, words);
+		if (!nwords)
+			continue;
+		if (ops && compile_fast(nwords, words, &ops[nr - 1]))
+			continue;
+		run_command_line(words, nwords);
 	}
 	iioctl_batch_line = 0;
+}
+
+/* The number of lines of text (a last line without '\n' counts). */
+static size_t count_lines(const char *text, size_t len)
+{
+	const char *p = text, *end = text + len;
+	size_t n = 0;
+
+	while (p < end) {
+		p = memchr(p, '\n', (size_t)(end - p));
+		n++;
+		p = p ? p + 1 : end;
+	}
+	return n;
+}
+
+int batch_run_lines(char *text, size_t len)
+{
+	static struct batch_op *ops;	/* kept: a batch may die midway */
+	static size_t ops_cap;
+	bool check_only = iioctl_dry_run;
+	size_t need = count_lines(text, len) + 1;
+
+	fast_regions_close();		/* what a batch that died left */
+	if (need > ops_cap)
+		ops = xrealloc(ops, (ops_cap = need) * sizeof(*ops));
+	/* check (and compile) every line, then run them */
+	iioctl_dry_run = true;
+	for_each_line(text, len, ops, NULL);
+	if (!check_only) {
+		iioctl_dry_run = false;
+		for_each_line(text, len, NULL, ops);
+	}
+	iioctl_dry_run = check_only;
+	fast_regions_close();
 	return IIOCTL_OK;
 }
 
@@ -130,9 +377,6 @@ static int do_batch(int argc, const char **argv)
 		die(IIOCTL_EUSAGE, "batch cannot be nested");
 	text = load_input(input, SIZE_MAX - 1, &len);
 	iioctl_batch_stdin = !strcmp(input, "-");
-	iioctl_dry_run = true;
-	batch_run_lines((char *)text, len);
-	iioctl_dry_run = false;
 	batch_run_lines((char *)text, len);
 	iioctl_batch_stdin = false;
 	free(text);

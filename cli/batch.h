@@ -20,8 +20,9 @@
 int batch_split_words(char *line, const char **words, const char **why);
 
 /*
- * Runs (with iioctl_dry_run set: checks) every line of text: dies with
- * "batch line N: ..." and that command's status at the first failure.
+ * Checks every line of text, then runs them all (with iioctl_dry_run set:
+ * only checks): dies with "batch line N: ..." and that command's status
+ * at the first failure.
  */
 int batch_run_lines(char *text, size_t len);
 

@@ -15,7 +15,11 @@ CLI_SRCS := $(wildcard cli/*.c)
 CLI_HDRS := $(wildcard cli/*.h)
 # the helpers (not the commands), for the host unit test programs
 CLI_LIB_SRCS := cli/common.c cli/device.c cli/columns.c cli/region.c
-CLI_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -g -D_GNU_SOURCE
+# one version: the framework's (kmod/iio_core.c, /sys/class/iio/version)
+IIO_VERSION := $(shell sed -n 's/^\#define IIO_FRAMEWORK_VERSION[[:space:]]*"\(.*\)"/\1/p' kmod/iio_core.c)
+CLI_VERSION_FLAG := -DIIOCTL_VERSION='"$(IIO_VERSION)"'
+CLI_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -g -D_GNU_SOURCE \
+	$(CLI_VERSION_FLAG)
 CLI_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 CLI_POPT_STATIC := /usr/lib/x86_64-linux-gnu/libpopt.a
@@ -26,11 +30,11 @@ CLI_HOST_TESTS := $(patsubst tests/host/%.c,$(BUILD)/cli/%,\
 
 cli: $(BUILD)/guest-bin/iioctl $(BUILD)/cli/iioctl $(CLI_HOST_TESTS)
 
-$(BUILD)/guest-bin/iioctl: $(CLI_SRCS) $(CLI_HDRS) | deps
+$(BUILD)/guest-bin/iioctl: $(CLI_SRCS) $(CLI_HDRS) kmod/iio_core.c | deps
 	@mkdir -p $(@D)
 	$(CC) $(CLI_CFLAGS) -O2 -static -o $@ $(CLI_SRCS) $(CLI_POPT_STATIC)
 
-$(BUILD)/cli/iioctl: $(CLI_SRCS) $(CLI_HDRS) | deps
+$(BUILD)/cli/iioctl: $(CLI_SRCS) $(CLI_HDRS) kmod/iio_core.c | deps
 	@mkdir -p $(@D)
 	$(CC) $(CLI_CFLAGS) -O1 $(CLI_SAN) -o $@ $(CLI_SRCS) -lpopt
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common.h"
@@ -187,6 +188,68 @@ uint64_t parse_u64_or_die(const char *s, const char *what, unsigned flags,
 	return v;
 }
 
+void parse_value_mask_or_die(const char *value_arg, const char *mask_arg,
+			     uint64_t all, uint64_t *value, uint64_t *mask)
+{
+	const char *colon = strchr(value_arg, ':');
+	char buf[64];
+
+	if (colon) {
+		/* setpci's VALUE:MASK, the same as VALUE -m MASK */
+		if (mask_arg)
+			die(IIOCTL_EUSAGE, "VALUE:MASK '%s' conflicts with -m",
+			    value_arg);
+		copy_string(buf, sizeof(buf), value_arg);
+		if ((size_t)(colon - value_arg) < sizeof(buf))
+			buf[colon - value_arg] = '\0';
+		mask_arg = colon + 1;
+		value_arg = buf;
+	}
+	*value = parse_u64_or_die(value_arg, "value", 0, all);
+	*mask = mask_arg ? parse_u64_or_die(mask_arg, "mask", 0, all) : all;
+	if (*value & ~*mask)
+		die(IIOCTL_EUSAGE, "value 0x%llx has bits outside mask 0x%llx",
+		    (unsigned long long)*value, (unsigned long long)*mask);
+}
+
+uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
+}
+
+void print_clock(FILE *f, clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	fprintf(f, "%lld.%09ld", (long long)ts.tv_sec, ts.tv_nsec);
+}
+
+void sleep_ns(uint64_t ns)
+{
+	struct timespec ts = {
+		.tv_sec = (time_t)(ns / 1000000000),
+		.tv_nsec = (long)(ns % 1000000000),
+	};
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+uint64_t parse_duration_or_die(const char *s, const char *what)
+{
+	const char *why;
+	uint64_t ns;
+
+	why = parse_duration(s, &ns);
+	if (why)
+		die(IIOCTL_EUSAGE, "invalid %s '%s': %s", what, s, why);
+	return ns;
+}
+
 unsigned parse_width_or_die(const char *s)
 {
 	uint64_t w;
@@ -210,7 +273,7 @@ const char *parse_duration(const char *s, uint64_t *ns)
 	const char *p = s;
 	size_t i;
 
-	if (*p < '0' || *p > '9')
+	if ((*p < '0' || *p > '9') && *p != '.')
 		return *p == '-' ? "negative" : "not a duration";
 	for (; *p >= '0' && *p <= '9'; p++) {
 		if (whole > (UINT64_MAX - 9) / 10)
@@ -240,63 +303,97 @@ const char *parse_duration(const char *s, uint64_t *ns)
 	return NULL;
 }
 
+char *format_duration(uint64_t ns, char *buf, size_t size)
+{
+	static const struct {
+		const char *unit;
+		uint64_t ns;
+	} units[] = {
+		{ "s", 1000000000 }, { "ms", 1000000 }, { "us", 1000 },
+		{ "ns", 1 },
+	};
+	size_t i;
+
+	for (i = 0; ns && ns % units[i].ns; i++)
+		;
+	snprintf(buf, size, "%llu%s", (unsigned long long)(ns / units[i].ns),
+		 units[i].unit);
+	return buf;
+}
+
 static poptContext current_ctx;
 static char current_name[64];
 static const char **current_argv;
 
 /*
- * popt strdup()s the value of every POPT_ARG_STRING option into the
- * caller's variable: they are kept here (reachable) and freed with the
- * next command's context.
+ * popt strdup()s the value of a POPT_ARG_STRING option into the
+ * caller's variable and never frees it, so a repeated option ("-o nr -o
+ * name") would leak the first copy.  parse_options() hands popt a copy
+ * of the tables in which every such option returns STRING_OPTION_VAL + i
+ * instead: the value is then taken with poptGetOptArg(), stored in the
+ * caller's variable and owned here (the previous one freed), and
+ * everything is freed with the next command's context.
  */
 #define MAX_STRING_OPTIONS 32
-static struct {
-	const char **var;
-	const char *before;
-} string_options[MAX_STRING_OPTIONS];
+#define MAX_OPTION_TABLES 8
+#define STRING_OPTION_VAL 0x7100
+static const char **string_vars[MAX_STRING_OPTIONS];
 static char *owned_strings[MAX_STRING_OPTIONS];
-static size_t nstring_options, nowned;
+static struct poptOption *table_copies[MAX_OPTION_TABLES];
+static size_t nstring_options, ntable_copies;
 
-static void note_string_options(const struct poptOption *o)
+static void free_option_state(void)
 {
-	for (; o->longName || o->shortName || o->argInfo; o++) {
-		if ((o->argInfo & POPT_ARG_MASK) == POPT_ARG_INCLUDE_TABLE &&
-		    o->arg)
-			note_string_options(o->arg);
-		else if ((o->argInfo & POPT_ARG_MASK) == POPT_ARG_STRING &&
-			 o->arg && nstring_options < MAX_STRING_OPTIONS) {
-			string_options[nstring_options].var = o->arg;
-			string_options[nstring_options++].before =
-				*(const char **)o->arg;
+	while (nstring_options) {
+		nstring_options--;
+		free(owned_strings[nstring_options]);
+		owned_strings[nstring_options] = NULL;
+	}
+	while (ntable_copies)
+		free(table_copies[--ntable_copies]);
+}
+
+/* The table with its string options (and its included tables') rerouted. */
+static const struct poptOption *reroute_strings(const struct poptOption *o)
+{
+	struct poptOption *copy;
+	size_t n, i;
+
+	for (n = 0; o[n].longName || o[n].shortName || o[n].argInfo; n++)
+		;
+	if (ntable_copies == MAX_OPTION_TABLES)
+		die(IIOCTL_EDEVICE, "too many option tables");
+	copy = xmalloc((n + 1) * sizeof(*copy));
+	memcpy(copy, o, (n + 1) * sizeof(*copy));
+	table_copies[ntable_copies++] = copy;
+	for (i = 0; i < n; i++) {
+		unsigned type = copy[i].argInfo & POPT_ARG_MASK;
+
+		if (type == POPT_ARG_INCLUDE_TABLE && copy[i].arg &&
+		    copy[i].arg != poptHelpOptions) {
+			copy[i].arg = (void *)reroute_strings(copy[i].arg);
+		} else if (type == POPT_ARG_STRING && copy[i].arg &&
+			   !copy[i].val) {
+			if (nstring_options == MAX_STRING_OPTIONS)
+				die(IIOCTL_EDEVICE, "too many string options");
+			string_vars[nstring_options] = copy[i].arg;
+			copy[i].arg = NULL;
+			copy[i].val = STRING_OPTION_VAL + (int)nstring_options++;
 		}
 	}
-}
-
-static void own_string_options(void)
-{
-	size_t i;
-
-	for (i = 0; i < nstring_options; i++)
-		if (*string_options[i].var != string_options[i].before)
-			owned_strings[nowned++] = (char *)*string_options[i].var;
-	nstring_options = 0;
-}
-
-static void free_owned_strings(void)
-{
-	while (nowned)
-		free(owned_strings[--nowned]);
+	return copy;
 }
 
 poptContext parse_options(int argc, const char **argv,
 			  const struct poptOption *options, const char *args)
 {
 	int rc;
+	size_t i;
 
 	if (current_ctx)
 		poptFreeContext(current_ctx);
-	free_owned_strings();
-	note_string_options(options);
+	free_option_state();
+	options = reroute_strings(options);
 	/*
 	 * popt keeps the name and argv, and names the program after argv[0]
 	 * in its help: "iioctl COMMAND", in static storage, one at a time.
@@ -311,9 +408,14 @@ poptContext parse_options(int argc, const char **argv,
 				     options, 0);
 	if (args)
 		poptSetOtherOptionHelp(current_ctx, args);
-	while ((rc = poptGetNextOpt(current_ctx)) > 0)
-		;
-	own_string_options();
+	while ((rc = poptGetNextOpt(current_ctx)) > 0) {
+		i = (size_t)(rc - STRING_OPTION_VAL);
+		if (rc < STRING_OPTION_VAL || i >= nstring_options)
+			continue;
+		free(owned_strings[i]);
+		owned_strings[i] = poptGetOptArg(current_ctx);
+		*string_vars[i] = owned_strings[i];
+	}
 	if (rc < -1)
 		die(IIOCTL_EUSAGE, "%s: %s: %s", current_name + 7,
 		    poptBadOption(current_ctx, POPT_BADOPTION_NOALIAS),

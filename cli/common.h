@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdnoreturn.h>
+#include <time.h>
 
 /* Exit statuses; documented in main.c and in `iioctl --help`. */
 enum iioctl_status {
@@ -34,7 +35,7 @@ struct iioctl_cmd {
 extern const struct iioctl_cmd iioctl_cmd_list, iioctl_cmd_info,
 	iioctl_cmd_dump, iioctl_cmd_peek, iioctl_cmd_poke,
 	iioctl_cmd_wait_events, iioctl_cmd_trigger, iioctl_cmd_batch,
-	iioctl_cmd_dma;
+	iioctl_cmd_dma, iioctl_cmd_wait_value, iioctl_cmd_watch;
 
 /* main.c: run one command line (argv[0] is the command name). */
 int iioctl_run_command(int argc, const char **argv);
@@ -87,6 +88,13 @@ const char *parse_u64(const char *s, unsigned flags, uint64_t max,
 /* Dies with "invalid WHAT 'S': why" (status 2). */
 uint64_t parse_u64_or_die(const char *s, const char *what, unsigned flags,
 			  uint64_t max);
+/*
+ * VALUE, or setpci's VALUE:MASK, and -m MASK (or NULL): both fit all (the
+ * width's bits), the value has no bit outside the mask (all without a
+ * mask); dies with status 2 otherwise.
+ */
+void parse_value_mask_or_die(const char *value_arg, const char *mask_arg,
+			     uint64_t all, uint64_t *value, uint64_t *mask);
 /* An access width: 1, 2, 4 or 8. */
 unsigned parse_width_or_die(const char *s);
 /*
@@ -94,6 +102,14 @@ unsigned parse_width_or_die(const char *s);
  * a unit ns, us, ms, s, m ("250ms", "1.5s").  Returns NULL or an error.
  */
 const char *parse_duration(const char *s, uint64_t *ns);
+/* Dies with "invalid WHAT 'S': why" (status 2). */
+uint64_t parse_duration_or_die(const char *s, const char *what);
+/* CLOCK_MONOTONIC in ns; print a clock as seconds.nanoseconds; sleep. */
+uint64_t now_ns(void);
+void print_clock(FILE *f, clockid_t clock);
+void sleep_ns(uint64_t ns);
+/* ns as parse_duration() reads it, in the largest exact unit ("1s", "250ms") */
+char *format_duration(uint64_t ns, char *buf, size_t size);
 
 /*
  * popt for one command: parses argv with options, dies with status 2 on

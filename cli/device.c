@@ -3,11 +3,13 @@
  * device.c - enumeration of /sys/class/iio, DEV resolution, node paths
  * and the node cache
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -263,8 +265,95 @@ static const struct iio_device_info *find_nr(long nr)
 	return NULL;
 }
 
+/*
+ * "[DDDD:]BB:DD.F[/barN]" → the address with its domain in addr (12
+ * characters and a NUL) and N in *bar (-1 without /barN); false if arg is
+ * not one.
+ */
+static bool parse_pci_address(const char *arg, char addr[13], int *bar)
+{
+	static const char shape[] = "xxxx:xx:xx.d";
+	const char *p = arg;
+	size_t i = 0;
+
+	if (strlen(arg) >= 7 && arg[2] == ':') {
+		memcpy(addr, "0000:", 5);	/* the domain left out */
+		i = 5;
+	}
+	for (; shape[i]; i++, p++) {
+		if (shape[i] == 'x' ? !isxdigit((unsigned char)*p) :
+		    shape[i] == 'd' ? *p < '0' || *p > '7' : *p != shape[i])
+			return false;
+		addr[i] = (char)tolower((unsigned char)*p);
+	}
+	addr[i] = '\0';
+	*bar = -1;
+	if (!*p)
+		return true;
+	if (strncasecmp(p, "/bar", 4) || p[4] < '0' || p[4] > '5' || p[5])
+		return false;
+	*bar = p[4] - '0';
+	return true;
+}
+
+/* Whether BAR bar of dev's parent (its resource file) holds physaddr. */
+static bool device_in_bar(const struct iio_device_info *dev, int bar)
+{
+	unsigned long long start, end, flags;
+	char path[PATH_MAX];
+	int line = 0;
+	bool found = false;
+	FILE *f;
+
+	device_attr_path(dev, "device/resource", path, sizeof(path));
+	f = fopen(path, "re");
+	if (!f)
+		die_perror(IIOCTL_EDEVICE, "cannot read %s", path);
+	while (fscanf(f, "%llx %llx %llx", &start, &end, &flags) == 3) {
+		if (line++ == bar) {
+			found = (start || end) && dev->physaddr >= start &&
+				dev->physaddr <= end;
+			break;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+/* DEV as a PCI address: the iio device of that PCI device (and BAR). */
+static void resolve_pci(const char *arg, const char *addr, int bar,
+			struct iio_target *t)
+{
+	const struct iio_device_info *devs;
+	char candidates[512] = "";
+	size_t n, i, len = 0, matches = 0;
+
+	n = device_list(&devs);
+	for (i = 0; i < n; i++) {
+		if (strcmp(devs[i].subsystem, "pci") ||
+		    strcmp(devs[i].parent, addr))
+			continue;
+		if (bar >= 0 && !device_in_bar(&devs[i], bar))
+			continue;
+		t->dev = &devs[i];
+		matches++;
+		if (len < sizeof(candidates))
+			len += (size_t)snprintf(candidates + len,
+						sizeof(candidates) - len,
+						"%s%s '%s'", matches > 1 ? ", " : "",
+						devs[i].label, devs[i].name);
+	}
+	if (matches > 1)
+		die(IIOCTL_EUSAGE, "PCI device %s has several iio devices: %s (pick one with %s/barN)",
+		    arg, candidates, addr);
+	if (!matches)
+		die_no_device("no device at PCI address", arg);
+}
+
 void device_resolve(const char *arg, struct iio_target *t)
 {
+	char pci_addr[13];
+	int bar;
 	const struct iio_device_info *devs, *found = NULL;
 	char candidates[512] = "";
 	size_t n, i, len = 0, matches = 0;
@@ -275,6 +364,10 @@ void device_resolve(const char *arg, struct iio_target *t)
 
 	memset(t, 0, sizeof(*t));
 	t->node = NODE_NONE;
+	if (parse_pci_address(arg, pci_addr, &bar)) {
+		resolve_pci(arg, pci_addr, bar, t);
+		return;
+	}
 	if (strchr(arg, '/')) {
 		if (strlen(arg) >= sizeof(t->path))
 			die(IIOCTL_EUSAGE, "device path too long");

@@ -67,7 +67,8 @@ struct iio_target {
 
 /*
  * DEV: iioN, N, a path to a node (its suffix picks the node; a character
- * device is identified by its minor), or an exact device name.  Dies with
+ * device is identified by its minor), a PCI address ([DDDD:]BB:DD.F[/barN]:
+ * the device whose parent it is, in BAR N), or an exact device name.  Dies with
  * status 2, listing the devices, when DEV matches none or several.
  */
 void device_resolve(const char *arg, struct iio_target *t);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "dumpfile.h"
 #include "region.h"
 
 #define LINE 16
@@ -152,9 +153,103 @@ static void print_text(const char *text)
 	out_len += n;
 }
 
+/* Open (map) [start, start+len) to read values of width (0: any). */
+static void open_for_reading(struct region *r, uint64_t start, uint64_t len,
+			     unsigned width)
+{
+	/* I/O memory: 4-byte registers may ignore wider (and narrower) reads */
+	if (!width && region_is_io_memory(r))
+		r->max_access = 4;
+	region_open(r, false, start, len);
+}
+
+/*
+ * The file to compare with, placed at start (raw bytes) or where its text
+ * says (a dump): sets *start and *len, dies (status 2) on a bad file or a
+ * range that does not fit.
+ */
+static struct dumpfile load_compare(const char *path, const char *start_arg,
+				    const char *len_arg, uint64_t *start,
+				    uint64_t *len)
+{
+	struct dumpfile d;
+	unsigned long line;
+	const char *why;
+	unsigned char *data;
+	size_t n;
+
+	check_stdin_free(path);
+	data = load_input(path, (size_t)1 << 32, &n);
+	if (n > (size_t)1 << 32)
+		die(IIOCTL_EUSAGE, "%s: more than 4 GiB to compare", path);
+	why = dumpfile_parse((const char *)data, n, &d, &line);
+	if (why)
+		die(IIOCTL_EUSAGE, "%s:%lu: not a dump: %s", path, line, why);
+	if (d.text) {
+		free(data);
+		if (start_arg || len_arg)
+			die(IIOCTL_EUSAGE, "%s is a dump's text, which gives its offsets: -s and -n do not go with it",
+			    path);
+		*start = d.start;
+		*len = d.len;
+		return d;
+	}
+	d.bytes = data;
+	d.len = n;
+	*len = n;
+	if (start_arg)
+		*start = parse_u64_or_die(start_arg, "offset", NUM_SUFFIX,
+					  UINT64_MAX);
+	if (len_arg) {
+		*len = parse_u64_or_die(len_arg, "length", NUM_SUFFIX,
+					UINT64_MAX);
+		if (*len > n)
+			die(IIOCTL_EUSAGE, "%s holds 0x%zx bytes, fewer than the length 0x%llx",
+			    path, n, (unsigned long long)*len);
+	}
+	return d;
+}
+
+/*
+ * dump --compare: "OFFSET FILE DEVICE" (hex, values of width step) for
+ * every value that differs; status 0 if none, 1 if any.
+ */
+static int compare(struct region *r, const struct dumpfile *d,
+		   uint64_t start, uint64_t len, unsigned width)
+{
+	unsigned step = width ? width : 1;
+	uint64_t pos, a, b, differ = 0;
+	unsigned char *buf;
+	size_t n, i;
+
+	buf = xmalloc(CHUNK);
+	for (pos = start; pos < start + len; pos += n) {
+		n = start + len - pos < CHUNK ? (size_t)(start + len - pos) :
+						CHUNK;
+		region_read_values(r, pos, buf, n, width);
+		for (i = 0; i < n; i += step) {
+			const unsigned char *want = d->bytes + (pos - start) + i;
+
+			if (!memcmp(want, buf + i, step))
+				continue;
+			a = b = 0;
+			memcpy(&a, want, step);		/* native order */
+			memcpy(&b, buf + i, step);
+			printf("%08llx  %0*llx  %0*llx\n",
+			       (unsigned long long)(pos + i), (int)(2 * step),
+			       (unsigned long long)a, (int)(2 * step),
+			       (unsigned long long)b);
+			differ++;
+		}
+	}
+	free(buf);
+	return differ ? IIOCTL_EDEVICE : IIOCTL_OK;
+}
+
 static int do_dump(int argc, const char **argv)
 {
 	const char *width_arg = NULL, *start_arg = NULL, *len_arg = NULL;
+	const char *compare_path = NULL;
 	unsigned char *buf, prev[LINE];
 	uint64_t start = 0, len, pos, end;
 	size_t n, i, line_len;
@@ -168,10 +263,13 @@ static int do_dump(int argc, const char **argv)
 		{ "length", 'n', POPT_ARG_STRING, &len_arg, 0,
 		  "dump LENGTH bytes (default: to the end)", "LENGTH" },
 		{ "width", 'w', POPT_ARG_STRING, &width_arg, 0,
-		  "one access of W bytes per value: 1, 2, 4 or 8 (default: chunks shown as bytes)",
+		  "one access of W bytes per value: 1, 2, 4 or 8 (default: bytes, read in 4-byte accesses from a PCI device's mem region, else in chunks)",
 		  "W" },
 		{ "raw", 0, POPT_ARG_NONE, &raw, 0,
 		  "write the bytes to stdout instead of a hexdump", NULL },
+		{ "compare", 0, POPT_ARG_STRING, &compare_path, 0,
+		  "compare with FILE (raw bytes, or an earlier dump's text): print OFFSET FILE DEVICE where they differ; status 1 if any",
+		  "FILE" },
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE,
 		  (void *)region_popt_options, 0, "Node options:", NULL },
 		POPT_AUTOHELP
@@ -184,6 +282,25 @@ static int do_dump(int argc, const char **argv)
 		width = parse_width_or_die(width_arg);
 	region_select(&r, need_arg(ctx, "DEV"));
 	no_more_args(ctx);
+	if (compare_path) {
+		struct dumpfile d;
+		int status;
+
+		if (raw)
+			die(IIOCTL_EUSAGE, "--compare and --raw conflict");
+		d = load_compare(compare_path, start_arg, len_arg, &start,
+				 &len);
+		region_check_range(&r, start, len, width);
+		if (iioctl_dry_run) {
+			free(d.bytes);
+			return IIOCTL_OK;
+		}
+		open_for_reading(&r, start, len, width);
+		status = compare(&r, &d, start, len, width);
+		free(d.bytes);
+		region_close(&r);
+		return status;
+	}
 	if (start_arg)
 		start = parse_u64_or_die(start_arg, "offset", NUM_SUFFIX,
 					 UINT64_MAX);
@@ -194,9 +311,9 @@ static int do_dump(int argc, const char **argv)
 		len = parse_u64_or_die(len_arg, "length", NUM_SUFFIX,
 				       UINT64_MAX);
 	region_check_range(&r, start, len, width);
-	if (iioctl_dry_run)
-		return IIOCTL_OK;
-	region_open(&r, false, start, len);
+	if (iioctl_dry_run || (len_arg && !len))
+		return IIOCTL_OK;	/* -n 0: nothing, as hexdump -n 0 */
+	open_for_reading(&r, start, len, width);
 	buf = xmalloc(CHUNK);
 	init_tables();
 	out_buf = raw ? NULL : xmalloc(OUT_SIZE);

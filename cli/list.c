@@ -23,6 +23,10 @@ static size_t pick_columns(const char *spec, const struct column **cols)
 				cols[n++] = &columns[i];
 		return n;
 	}
+	if (spec[0] == ',' || strstr(spec, ",,") ||
+	    (spec[0] && spec[strlen(spec) - 1] == ','))
+		die(IIOCTL_EUSAGE, "empty column in '%s' (columns: %s)", spec,
+		    column_names());
 	copy = xstrdup(spec);
 	for (tok = strtok_r(copy, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
@@ -37,6 +41,13 @@ static size_t pick_columns(const char *spec, const struct column **cols)
 			die(IIOCTL_EUSAGE, "unknown column '%s' (columns: %s)",
 			    name, column_names());
 		}
+		for (i = 0; i < n; i++)
+			if (cols[i] == cols[n]) {
+				const char *dup = cols[n]->name;
+
+				free(copy);
+				die(IIOCTL_EUSAGE, "column %s given twice", dup);
+			}
 		n++;
 	}
 	free(copy);

@@ -13,11 +13,21 @@
  *   dump DEV           hexdump -C of the region or a window: -s OFFSET,
  *                      -n LENGTH, -w 1|2|4|8, --in/--out, --raw, --mmap;
  *                      dump, peek and poke take --dma K for DMA buffer K
+ *                      dump --compare FILE: OFFSET FILE DEVICE for each
+ *                      value that differs from raw bytes or a dump's text
+ *                      (status 1 if any)
  *   peek DEV OFFSET    one value: -w W (default 4), -d decimal
- *   poke DEV OFFSET VALUE   one value: -w W (default 4), -m MASK
- *                      (read-modify-write), --verify (read back)
+ *   poke DEV OFFSET VALUE[:MASK]   one value: -w W (default 4), -m MASK
+ *                      or :MASK (read-modify-write), --verify (read back)
  *   poke DEV OFFSET --from FILE|-   load bytes (-w W: in W-byte accesses)
- *   wait-events DEV    -n N (default 1, 0 = forever), -t TIMEOUT,
+ *   wait-value DEV OFFSET VALUE[:MASK]   poll (-i INTERVAL, default 10ms)
+ *                      until (value & -m MASK) == VALUE, or --change; -t
+ *                      TIMEOUT (status 3); prints the last value read
+ *   watch DEV [OFFSET]...  poll (-i INTERVAL) the values at OFFSETs (or
+ *                      every value of the node): a line per change,
+ *                      --format "%t %r %o -> %n" by default; -n N changes,
+ *                      -t TIMEOUT (both end with status 0)
+ *   wait-events DEV    -n N (default 1, 0 = forever or for -t), -t TIMEOUT,
  *                      --format FMT, -q, --vector K (/dev/iioN_eventK)
  *   trigger DEV [VALUE]  write a 4-byte u32 (default 1) to the event
  *                      node; --raw [FILE|-] writes bytes as they are
@@ -36,8 +46,9 @@
  *   --dev DIR     the node folder (default /dev, or $IIOCTL_DEV)
  *
  * DEV: iioN, N (decimal), a path to a node (/dev/iio0_in: the suffix
- * picks the window; a character device is identified by its minor), or a
- * device's exact name (a purely decimal DEV is always a number).  A name
+ * picks the window; a character device is identified by its minor), a
+ * PCI address ([DDDD:]BB:DD.F, with /barN to pick a BAR), or a device's
+ * exact name (a purely decimal DEV is always a number).  A name
  * two devices share is an error listing both; an unknown DEV is an error
  * listing the devices that exist.
  *
@@ -60,9 +71,11 @@
  *             16 bytes a line as values of width W (native-endian, so -w 1
  *             is byte for byte like hexdump -C), an ASCII column of the
  *             bytes, identical lines folded to "*", the end offset last.
- *             Without -w the bytes are read in chunks (the kernel splits
- *             them into the widest aligned accesses); with -w every value
- *             is one access.
+ *             Without -w the bytes of I/O memory (a PCI device's mem
+ *             region) are read in aligned accesses of at most 4 bytes,
+ *             other regions in chunks (the kernel splits them into the
+ *             widest aligned accesses); with -w every value is one access.
+ *             -n 0 prints nothing.
  *   list -j   a JSON array of objects, one per device: "device" ("iio0"),
  *             "nr", "name", "version", "type", "size" and "physaddr"
  *             (numbers), "in"/"out" ({"offset": N, "length": N} or null),
@@ -82,12 +95,13 @@
  * Exit statuses:
  *   0    success
  *   1    a device or I/O error: a node cannot be opened, read or written,
- *        --verify read back another value, a stub refused a value
+ *        --verify read back another value, a stub refused a value,
+ *        dump --compare found a difference
  *   2    usage error: unknown command or option, missing or extra
  *        argument, malformed or out-of-range number, offset or length
  *        past the end, unaligned offset, unsupported width, no such
  *        window, a write to the in window, missing or ambiguous device
- *   3    wait-events: the timeout expired before N events
+ *   3    wait-events, wait-value: the timeout expired first
  *   4    the device went away (EIO on a node, POLLHUP on the event node)
  *   5    the device has no event source (irq none), or its stub has no
  *        event_write (EOPNOTSUPP)
@@ -101,8 +115,9 @@
 #include "common.h"
 #include "device.h"
 
+/* The framework's version (kmod/iio_core.c), passed in by cli/cli.mk. */
 #ifndef IIOCTL_VERSION
-#define IIOCTL_VERSION "0.1"
+#error "IIOCTL_VERSION is not defined (build with cli/cli.mk)"
 #endif
 
 static int do_help(int argc, const char **argv);
@@ -115,7 +130,8 @@ static const struct iioctl_cmd iioctl_cmd_help = {
 
 static const struct iioctl_cmd *const commands[] = {
 	&iioctl_cmd_list, &iioctl_cmd_info, &iioctl_cmd_dump,
-	&iioctl_cmd_peek, &iioctl_cmd_poke, &iioctl_cmd_wait_events,
+	&iioctl_cmd_peek, &iioctl_cmd_poke, &iioctl_cmd_wait_value,
+	&iioctl_cmd_watch, &iioctl_cmd_wait_events,
 	&iioctl_cmd_trigger, &iioctl_cmd_dma, &iioctl_cmd_batch,
 	&iioctl_cmd_help,
 };
@@ -133,10 +149,11 @@ static void print_usage(FILE *f)
 	fputs("\n"
 	      "  --sysfs DIR  the class folder (default /sys/class/iio; $IIOCTL_SYSFS)\n"
 	      "  --dev DIR    the node folder (default /dev; $IIOCTL_DEV)\n\n"
-	      "DEV is iioN, N, a node path (/dev/iio0_in picks the in window) or\n"
-	      "an exact device name.  Numbers: decimal or 0x hex, K/M/G suffixes\n"
-	      "(powers of 1024) for offsets and lengths; a leading 0 followed by\n"
-	      "digits is refused (no octal).\n\n"
+	      "DEV is iioN, N, a node path (/dev/iio0_in picks the in window), a\n"
+	      "PCI address (0000:00:10.0, .../bar2) or an exact device name.\n"
+	      "Numbers: decimal or 0x hex, K/M/G suffixes (powers of 1024) for\n"
+	      "offsets and lengths; a leading 0 followed by digits is refused\n"
+	      "(no octal).\n\n"
 	      "exit status: 0 success, 1 device or I/O error, 2 usage error (bad\n"
 	      "option, number, range, width, alignment or device), 3 timeout,\n"
 	      "4 device went away, 5 no event source or no event_write,\n"
@@ -203,12 +220,25 @@ int main(int argc, const char **argv)
 		die(IIOCTL_EUSAGE, "%s: %s (see iioctl --help)",
 		    poptBadOption(ctx, POPT_BADOPTION_NOALIAS),
 		    poptStrerror(rc));
+	args = poptGetArgs(ctx);
 	if (version) {
+		if (args && args[0])
+			die(IIOCTL_EUSAGE, "--version takes no arguments ('%s')",
+			    args[0]);
 		printf("iioctl %s\n", IIOCTL_VERSION);
 		poptFreeContext(ctx);
 		return IIOCTL_OK;
 	}
-	args = poptGetArgs(ctx);
+	if (help && args && args[0]) {
+		/* iioctl --help COMMAND: help COMMAND */
+		if (args[1])
+			die(IIOCTL_EUSAGE, "--help takes at most one COMMAND");
+		status = iioctl_run_command(2, (const char *[]){ "help",
+							      args[0], NULL });
+		flush_stdout();
+		poptFreeContext(ctx);
+		return status;
+	}
 	if (help || !args || !args[0]) {
 		print_usage(stdout);
 		poptFreeContext(ctx);

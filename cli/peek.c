@@ -38,10 +38,7 @@ static int do_peek(int argc, const char **argv)
 	region_open(&r, false, offset, width);
 	v = region_read_value(&r, offset, width);
 	region_close(&r);
-	if (decimal)
-		printf("%llu\n", (unsigned long long)v);
-	else
-		printf("0x%0*llx\n", (int)(2 * width), (unsigned long long)v);
+	print_value(v, width, decimal);
 	return IIOCTL_OK;
 }
 

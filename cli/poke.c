@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * poke.c - iioctl poke DEV OFFSET VALUE: write one value (optionally
- * under a mask, optionally read back), or load bytes from a file
+ * poke.c - iioctl poke DEV OFFSET VALUE: write one value, or --count N
+ * of them (optionally under a mask, optionally read back), or load bytes
+ * from a file
  */
 #include <stdlib.h>
 #include <string.h>
@@ -51,7 +52,8 @@ static int poke_from(struct region *r, uint64_t offset, const char *path,
 static int do_poke(int argc, const char **argv)
 {
 	const char *width_arg = NULL, *mask_arg = NULL, *from = NULL;
-	uint64_t offset, value, mask, all, old, back;
+	const char *count_arg = NULL;
+	uint64_t offset, value, mask, all, count = 1, i;
 	unsigned width = 4;
 	int verify = 0;
 	struct region r;
@@ -66,6 +68,8 @@ static int do_poke(int argc, const char **argv)
 		  NULL },
 		{ "from", 0, POPT_ARG_STRING, &from, 0,
 		  "write the bytes of FILE (- for stdin) at OFFSET", "FILE" },
+		{ "count", 'c', POPT_ARG_STRING, &count_arg, 0,
+		  "fill: write VALUE to N values of W bytes from OFFSET", "N" },
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE,
 		  (void *)region_popt_options, 0, "Node options:", NULL },
 		POPT_AUTOHELP
@@ -74,45 +78,39 @@ static int do_poke(int argc, const char **argv)
 
 	region_opts = (struct region_options){ 0 };
 	ctx = parse_options(argc, argv, options,
-			    "DEV OFFSET VALUE | DEV OFFSET --from FILE");
+			    "DEV OFFSET VALUE[:MASK] | DEV OFFSET --from FILE");
 	if (width_arg)
 		width = parse_width_or_die(width_arg);
 	region_select(&r, need_arg(ctx, "DEV"));
 	offset = parse_u64_or_die(need_arg(ctx, "OFFSET"), "offset",
 				  NUM_SUFFIX, UINT64_MAX);
 	if (from) {
-		if (mask_arg)
-			die(IIOCTL_EUSAGE, "--mask and --from conflict");
+		if (mask_arg || count_arg)
+			die(IIOCTL_EUSAGE, "--%s and --from conflict",
+			    mask_arg ? "mask" : "count");
 		no_more_args(ctx);
 		region_check_writable(&r);
 		return poke_from(&r, offset, from, width_arg ? width : 0,
 				 verify);
 	}
 	all = width == 8 ? UINT64_MAX : (1ULL << 8 * width) - 1;
-	value = parse_u64_or_die(need_arg(ctx, "VALUE"), "value", 0, all);
-	mask = mask_arg ? parse_u64_or_die(mask_arg, "mask", 0, all) : all;
+	parse_value_mask_or_die(need_arg(ctx, "VALUE"), mask_arg, all,
+				&value, &mask);
 	no_more_args(ctx);
-	if (value & ~mask)
-		die(IIOCTL_EUSAGE, "value 0x%llx has bits outside mask 0x%llx",
-		    (unsigned long long)value, (unsigned long long)mask);
-	region_check_range(&r, offset, width, width);
+	if (count_arg) {
+		count = parse_u64_or_die(count_arg, "count", 0,
+					 UINT64_MAX / width);
+		if (!count)
+			die(IIOCTL_EUSAGE, "invalid count '%s': must not be 0",
+			    count_arg);
+	}
+	region_check_range(&r, offset, count * width, width);
 	region_check_writable(&r);
 	if (iioctl_dry_run)
 		return IIOCTL_OK;
-	region_open(&r, true, offset, width);
-	if (mask != all) {
-		old = region_read_value(&r, offset, width);
-		value |= old & ~mask;
-	}
-	region_write_value(&r, offset, width, value);
-	if (verify) {
-		back = region_read_value(&r, offset, width);
-		if (back != value)
-			die(IIOCTL_EDEVICE, "%s: verify failed: read back 0x%0*llx at 0x%llx after writing 0x%0*llx",
-			    r.label, (int)(2 * width), (unsigned long long)back,
-			    (unsigned long long)offset, (int)(2 * width),
-			    (unsigned long long)value);
-	}
+	region_open(&r, true, offset, count * width);
+	for (i = 0; i < count; i++)
+		region_poke(&r, offset + i * width, width, value, mask, verify);
 	region_close(&r);
 	return IIOCTL_OK;
 }
@@ -120,5 +118,5 @@ static int do_poke(int argc, const char **argv)
 const struct iioctl_cmd iioctl_cmd_poke = {
 	.name = "poke",
 	.run = do_poke,
-	.help = "write one value (-w, -m MASK, --verify) or bytes (--from FILE)",
+	.help = "write one value (-w, -m MASK, --verify, -c N fills) or bytes (--from FILE)",
 };

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -99,6 +100,9 @@ void region_select(struct region *r, const char *dev_arg)
 	if (!w.present)
 		die(IIOCTL_EUSAGE, "%s has no %s", t.dev->label,
 		    node_word(node));
+	if (region_opts.mmap && !strcmp(t.dev->type, "port"))
+		die(IIOCTL_EUSAGE, "%s: --mmap: a port region cannot be mapped",
+		    t.dev->label);
 	region_init(r, t.dev, node, w.len);
 	if (t.path[0])
 		copy_string(r->path, sizeof(r->path), t.path);
@@ -111,16 +115,16 @@ void region_select(struct region *r, const char *dev_arg)
 void region_check_range(const struct region *r, uint64_t offset,
 			uint64_t len, unsigned width)
 {
+	if (offset > r->size || (offset == r->size && len))
+		die(IIOCTL_EUSAGE, "offset 0x%llx is past the end of %s (size 0x%llx)",
+		    (unsigned long long)offset, r->label,
+		    (unsigned long long)r->size);
 	if (width && offset % width)
 		die(IIOCTL_EUSAGE, "offset 0x%llx is not aligned to width %u",
 		    (unsigned long long)offset, width);
 	if (width && len % width)
 		die(IIOCTL_EUSAGE, "length 0x%llx is not a multiple of width %u",
 		    (unsigned long long)len, width);
-	if (offset > r->size || (offset == r->size && len))
-		die(IIOCTL_EUSAGE, "offset 0x%llx is past the end of %s (size 0x%llx)",
-		    (unsigned long long)offset, r->label,
-		    (unsigned long long)r->size);
 	if (len > r->size - offset)
 		die(IIOCTL_EUSAGE, "0x%llx bytes at 0x%llx run past the end of %s (size 0x%llx)",
 		    (unsigned long long)len, (unsigned long long)offset,
@@ -150,13 +154,10 @@ void region_open(struct region *r, bool write, uint64_t offset,
 	map = mmap(NULL, r->map_len, PROT_READ | (write ? PROT_WRITE : 0),
 		   MAP_SHARED, r->fd, (off_t)r->map_start);
 	if (map == MAP_FAILED)
-		die_perror(errno == ENODEV && !strcmp(r->dev->type, "port") ?
-			   IIOCTL_EUSAGE : errno_status(errno),
-			   "%s: cannot map 0x%llx bytes at 0x%llx%s", r->label,
+		die_perror(errno_status(errno),
+			   "%s: cannot map 0x%llx bytes at 0x%llx", r->label,
 			   (unsigned long long)r->map_len,
-			   (unsigned long long)r->map_start,
-			   !strcmp(r->dev->type, "port") ?
-			   " (a port region cannot be mapped)" : "");
+			   (unsigned long long)r->map_start);
 	r->map = map;
 }
 
@@ -192,12 +193,21 @@ static void store(volatile void *p, unsigned width, uint64_t v)
 	}
 }
 
-/* The width of the widest aligned access at offset for len bytes. */
-static unsigned widest(uint64_t offset, size_t len)
+bool region_is_io_memory(const struct region *r)
+{
+	return r->node != NODE_DMA && !strcmp(r->dev->type, "mem") &&
+	       !strcmp(r->dev->subsystem, "pci");
+}
+
+/*
+ * The width of the widest aligned access at offset for len bytes, at
+ * most max (8 when max is 0).
+ */
+static unsigned widest(uint64_t offset, size_t len, unsigned max)
 {
 	unsigned w;
 
-	for (w = 8; w > 1; w /= 2)
+	for (w = max ? max : 8; w > 1; w /= 2)
 		if (len >= w && !(offset % w))
 			break;
 	return w;
@@ -211,7 +221,7 @@ static void transfer(struct region *r, bool write, uint64_t offset,
 
 	while (len) {
 		if (r->map) {
-			unsigned w = widest(offset, len);
+			unsigned w = widest(offset, len, r->max_access);
 			uint64_t v;
 
 			if (write) {
@@ -222,10 +232,13 @@ static void transfer(struct region *r, bool write, uint64_t offset,
 				memcpy(p, &v, w);
 			}
 			n = (ssize_t)w;
-		} else if (write) {
-			n = pwrite(r->fd, p, len, (off_t)offset);
 		} else {
-			n = pread(r->fd, p, len, (off_t)offset);
+			/* with max_access, one pread/pwrite per access */
+			size_t chunk = r->max_access ?
+				widest(offset, len, r->max_access) : len;
+
+			n = write ? pwrite(r->fd, p, chunk, (off_t)offset) :
+				    pread(r->fd, p, chunk, (off_t)offset);
 		}
 		if (n < 0)
 			die_perror(errno_status(errno), "%s: %s of %zu bytes at 0x%llx",
@@ -308,4 +321,31 @@ void region_write_values(struct region *r, uint64_t offset, const void *buf,
 		memcpy(&v, p + i, width);	/* little-endian: low bytes */
 		region_write_value(r, offset + i, width, v);
 	}
+}
+
+void region_poke(struct region *r, uint64_t offset, unsigned width,
+		 uint64_t value, uint64_t mask, bool verify)
+{
+	uint64_t all = width == 8 ? UINT64_MAX : (1ULL << 8 * width) - 1;
+	uint64_t back;
+
+	if (mask != all)
+		value |= region_read_value(r, offset, width) & ~mask;
+	region_write_value(r, offset, width, value);
+	if (!verify)
+		return;
+	back = region_read_value(r, offset, width);
+	if (back != value)
+		die(IIOCTL_EDEVICE, "%s: verify failed: read back 0x%0*llx at 0x%llx after writing 0x%0*llx",
+		    r->label, (int)(2 * width), (unsigned long long)back,
+		    (unsigned long long)offset, (int)(2 * width),
+		    (unsigned long long)value);
+}
+
+void print_value(uint64_t v, unsigned width, bool decimal)
+{
+	if (decimal)
+		printf("%llu\n", (unsigned long long)v);
+	else
+		printf("0x%0*llx\n", (int)(2 * width), (unsigned long long)v);
 }

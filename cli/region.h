@@ -21,6 +21,12 @@ struct region {
 	char label[32];			/* "iio0", "iio0_in", ... */
 	int fd;
 	bool use_mmap;
+	/*
+	 * Transfers without a width (width 0) in accesses of at most this
+	 * many bytes (each a pread/pwrite or a load/store of its own); 0:
+	 * pread/pwrite in chunks, the kernel picks the accesses.
+	 */
+	unsigned max_access;
 	unsigned char *map;		/* maps [map_start, map_start+map_len) */
 	uint64_t map_start, map_len;
 };
@@ -49,6 +55,11 @@ void region_select(struct region *r, const char *dev_arg);
  */
 void region_check_range(const struct region *r, uint64_t offset,
 			uint64_t len, unsigned width);
+/*
+ * Whether the region is I/O memory: a mem region (or window) of a PCI
+ * device, whose registers may answer only 4-byte accesses.
+ */
+bool region_is_io_memory(const struct region *r);
 /* Refuse writes to the read-only in window (status 2). */
 void region_check_writable(const struct region *r);
 /* Open the node (and map [offset, offset+len) with --mmap). */
@@ -69,5 +80,15 @@ void region_read_values(struct region *r, uint64_t offset, void *buf,
 			size_t len, unsigned width);
 void region_write_values(struct region *r, uint64_t offset, const void *buf,
 			 size_t len, unsigned width);
+
+/*
+ * poke: value at offset, under mask (read-modify-write when the mask is
+ * not all of the width), read back with verify (dies with status 1 if it
+ * differs).
+ */
+void region_poke(struct region *r, uint64_t offset, unsigned width,
+		 uint64_t value, uint64_t mask, bool verify);
+/* peek's output: "0x" and 2*width hex digits, or decimal; a newline. */
+void print_value(uint64_t v, unsigned width, bool decimal);
 
 #endif

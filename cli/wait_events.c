@@ -34,14 +34,6 @@ static void check_format(const char *fmt)
 			    p + 1);
 }
 
-static void print_time(clockid_t clock)
-{
-	struct timespec ts;
-
-	clock_gettime(clock, &ts);
-	printf("%lld.%09ld", (long long)ts.tv_sec, ts.tv_nsec);
-}
-
 static void print_event(const char *fmt, uint32_t count, uint32_t new)
 {
 	const char *p;
@@ -54,20 +46,12 @@ static void print_event(const char *fmt, uint32_t count, uint32_t new)
 		switch (*++p) {
 		case 'c': printf("%u", count); break;
 		case 'n': printf("%u", new); break;
-		case 't': print_time(CLOCK_MONOTONIC); break;
-		case 'T': print_time(CLOCK_REALTIME); break;
+		case 't': print_clock(stdout, CLOCK_MONOTONIC); break;
+		case 'T': print_clock(stdout, CLOCK_REALTIME); break;
 		default: putchar('%'); break;
 		}
 	}
 	putchar('\n');
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
 }
 
 static int do_wait_events(int argc, const char **argv)
@@ -76,6 +60,8 @@ static int do_wait_events(int argc, const char **argv)
 	const char *vector_arg = NULL;
 	unsigned vector = 0;
 	uint64_t want = 1, got = 0, timeout = 0, deadline = 0, now;
+	uint64_t timeout_ns = 0;
+	char text[32];
 	const struct iio_device_info *dev;
 	struct sigaction sa, old_sa;
 	char path[PATH_MAX];
@@ -84,13 +70,12 @@ static int do_wait_events(int argc, const char **argv)
 	struct timespec ts;
 	struct pollfd pfd;
 	uint32_t last, count;
-	const char *why;
 	int quiet = 0, fd, rc;
 	ssize_t n;
 	poptContext ctx;
 	const struct poptOption options[] = {
 		{ "num-events", 'n', POPT_ARG_STRING, &num_arg, 0,
-		  "return after N events (default 1; 0: until interrupted)",
+		  "return after N events (default 1; 0: until interrupted or, with -t, for TIMEOUT)",
 		  "N" },
 		{ "timeout", 't', POPT_ARG_STRING, &timeout_arg, 0,
 		  "give up (status 3) TIMEOUT after the start: seconds (0.5) or with a unit (250ms, 2s)",
@@ -114,10 +99,8 @@ static int do_wait_events(int argc, const char **argv)
 		want = parse_u64_or_die(num_arg, "number of events", 0,
 					UINT32_MAX);
 	if (timeout_arg) {
-		why = parse_duration(timeout_arg, &timeout);
-		if (why)
-			die(IIOCTL_EUSAGE, "invalid timeout '%s': %s",
-			    timeout_arg, why);
+		timeout = parse_duration_or_die(timeout_arg, "timeout");
+		timeout_ns = timeout;
 	}
 	check_format(fmt);
 	if (vector_arg) {
@@ -180,9 +163,21 @@ static int do_wait_events(int argc, const char **argv)
 			continue;
 		if (rc < 0)
 			die_perror(IIOCTL_EDEVICE, "%s: poll", path);
+		if (!rc && !want) {
+			/* -n 0 -t T: watching for a while, not a timeout */
+			if (!quiet)
+				fprintf(stderr, "iioctl: %s: %llu event%s in %s\n",
+					dev->label, (unsigned long long)got,
+					got == 1 ? "" : "s",
+					format_duration(timeout_ns, text,
+							sizeof(text)));
+			break;
+		}
 		if (!rc)
 			die(IIOCTL_ETIMEOUT, "%s: timeout after %s with %llu of %llu event%s",
-			    dev->label, timeout_arg, (unsigned long long)got,
+			    dev->label,
+			    format_duration(timeout_ns, text, sizeof(text)),
+			    (unsigned long long)got,
 			    (unsigned long long)want, want == 1 ? "" : "s");
 		if (pfd.revents & POLLHUP)
 			die(IIOCTL_EGONE, "%s: the device went away", dev->label);

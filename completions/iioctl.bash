@@ -7,14 +7,18 @@
 # (iioctl COMMAND --help), and the arguments: DEV from the class folder
 # (--sysfs DIR on the line, else $IIOCTL_SYSFS, else /sys/class/iio) as
 # iioN and as the devices' names (quoted: names may hold blanks and
-# colons), only devices with the window once --in or --out is given, node
-# paths as files; -w widths; list -o columns (a comma list); files for
+# colons; a name two devices share is ambiguous and not offered), only
+# devices with the window once --in or --out is given, node paths as
+# files; -w widths; --dma and --vector the buffers and vectors the device
+# (DEV if given before, else any device) has; list -o columns (a comma
+# list, without those already given); files for
 # poke --from, batch FILE and trigger --raw DEV FILE; directories for
 # --sysfs and --dev.  Uses bash-completion's helpers when they are loaded
 # (they join "--opt=value" and names with colons back into one word) and
 # falls back to COMP_WORDS as they are.
 
-_iioctl_commands="list info dump peek poke wait-events trigger dma batch help"
+_iioctl_commands="list info dump peek poke wait-value watch wait-events trigger
+dma batch help"
 _iioctl_columns="device nr name version type size physaddr in out irq events
 listeners vectors dma dev parent"
 
@@ -24,9 +28,11 @@ _iioctl_options()
 	case $1 in
 	list) echo "-j --json -n --noheadings -o --output" ;;
 	info) echo "-j --json" ;;
-	dump) echo "-s --skip -n --length -w --width --raw --in --out --dma --mmap" ;;
+	dump) echo "-s --skip -n --length -w --width --raw --compare --in --out --dma --mmap" ;;
 	peek) echo "-w --width -d --decimal --in --out --dma --mmap" ;;
-	poke) echo "-w --width -m --mask --verify --from --in --out --dma --mmap" ;;
+	poke) echo "-w --width -m --mask --verify -c --count --from --in --out --dma --mmap" ;;
+	wait-value) echo "-w --width -m --mask -t --timeout -i --interval --change --in --out --dma --mmap" ;;
+	watch) echo "-w --width -i --interval -n --num-changes -t --timeout --format --in --out --dma --mmap" ;;
 	wait-events) echo "-n --num-events -t --timeout --format -q --quiet --vector" ;;
 	trigger) echo "--raw" ;;
 	dma) echo "-j --json -r --request" ;;
@@ -49,6 +55,12 @@ _iioctl_takes_value()
 	wait-events:-t | wait-events:--timeout | wait-events:--format) return 0 ;;
 	dump:--dma | peek:--dma | poke:--dma | wait-events:--vector) return 0 ;;
 	dma:-r | dma:--request) return 0 ;;
+	dump:--compare | poke:-c | poke:--count) return 0 ;;
+	wait-value:-w | wait-value:--width | wait-value:-m | wait-value:--mask) return 0 ;;
+	wait-value:-t | wait-value:--timeout | wait-value:-i | wait-value:--interval) return 0 ;;
+	watch:-w | watch:--width | watch:-i | watch:--interval | watch:-n) return 0 ;;
+	watch:--num-changes | watch:-t | watch:--timeout | watch:--format) return 0 ;;
+	wait-value:--dma | watch:--dma) return 0 ;;
 	esac
 	return 1
 }
@@ -102,12 +114,59 @@ _iioctl_devices()
 		nrs+=("${d##*/}")
 		if [ -r "$d/name" ] && IFS= read -r name < "$d/name" &&
 		   [ -n "$name" ]; then
-			# once, however many devices share it
 			[ -n "${seen[$name]:-}" ] || names+=("$name")
-			seen[$name]=1
+			seen[$name]=$((${seen[$name]:-0} + 1))
 		fi
 	done
-	_iioctl_reply "$cur" "${nrs[@]}" "${names[@]}"
+	# a name two devices share is refused (ambiguous): not offered
+	local -a unique=()
+	for name in "${names[@]}"; do
+		[ "${seen[$name]}" = 1 ] && unique+=("$name")
+	done
+	_iioctl_reply "$cur" "${nrs[@]}" "${unique[@]}"
+}
+
+# _iioctl_device_dirs SYSFS [DEV]: the class folder of DEV (iioN, N or a
+# unique name), or of every device when DEV is empty or not found
+_iioctl_device_dirs()
+{
+	local sysfs=$1 dev d name
+	local -a found=()
+	dev=$(_iioctl_dequote "${2:-}")
+	if [ -n "$dev" ]; then
+		for d in "$sysfs"/iio[0-9]*; do
+			name=
+			[ -r "$d/name" ] && IFS= read -r name < "$d/name"
+			case $dev in
+			"${d##*/}" | "${d##*/iio}" | "$name") found+=("$d") ;;
+			esac
+		done
+	fi
+	[ ${#found[@]} -eq 1 ] || found=("$sysfs"/iio[0-9]*)
+	printf '%s\n' "${found[@]}"
+}
+
+# _iioctl_dma_buffers SYSFS [DEV]: K of every dmaK/ of DEV (or any device)
+_iioctl_dma_buffers()
+{
+	local d k
+	while IFS= read -r d; do
+		for k in "$d"/dma[0-9]*; do
+			[ -e "$k/size" ] && echo "${k##*/dma}"
+		done
+	done < <(_iioctl_device_dirs "$@") | sort -nu
+}
+
+# _iioctl_vectors SYSFS [DEV]: 0 .. vectors-1 of DEV (or of any device)
+_iioctl_vectors()
+{
+	local d n max=1
+	while IFS= read -r d; do
+		n=1
+		[ -r "$d/vectors" ] && IFS= read -r n < "$d/vectors"
+		[[ $n =~ ^[0-9]+$ ]] && [ "$n" -gt "$max" ] && max=$n
+	done < <(_iioctl_device_dirs "$@")
+	seq 0 $((max - 1))
 }
 
 # _iioctl_files CUR [-d]: file (or, with -d, directory) names
@@ -187,17 +246,21 @@ _iioctl()
 		-w | --width)
 			_iioctl_reply "$cur" 1 2 4 8 ;;
 		--dma)
-			_iioctl_reply "$cur" 0 1 2 3 ;;
+			# shellcheck disable=SC2046 # a word list
+			_iioctl_reply "$cur" $(_iioctl_dma_buffers "$sysfs" "${args[0]:-}") ;;
 		--vector)
-			_iioctl_reply "$cur" 0 1 2 3 4 5 6 7 ;;
+			# shellcheck disable=SC2046 # a word list
+			_iioctl_reply "$cur" $(_iioctl_vectors "$sysfs" "${args[0]:-}") ;;
 		-o | --output)
 			local pre="" c
 			[[ $cur == *,* ]] && pre=${cur%,*},
 			for c in $_iioctl_columns; do
+				# a column already given is refused
+				[[ ,${pre,,} == *,$c,* ]] && continue
 				[[ ${cur##*,} == [A-Z]* ]] && c=${c^^}
 				[[ $pre$c == "$cur"* ]] && COMPREPLY+=("$pre$c")
 			done ;;
-		--from)
+		--from | --compare)
 			_iioctl_files "$cur" ;;
 		esac
 		return
@@ -235,7 +298,8 @@ _iioctl()
 		[ "$w" = --raw ] && raw=true
 	done
 	case $cmd:$n in
-	list:* | info:0 | dump:0 | peek:0 | poke:0 | wait-events:0 | trigger:0 | dma:0)
+	list:* | info:0 | dump:0 | peek:0 | poke:0 | wait-value:0 | watch:0 | \
+	wait-events:0 | trigger:0 | dma:0)
 		if [[ $cur == */* || $cur == .* ]]; then
 			_iioctl_files "$cur"	# a node path
 		else

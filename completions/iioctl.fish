@@ -6,12 +6,14 @@
 # Completes the global options, the commands, each command's options
 # (iioctl COMMAND --help) and the arguments: DEV from the class folder
 # (--sysfs DIR on the line, else $IIOCTL_SYSFS, else /sys/class/iio) as
-# iioN and as the devices' names, only devices with the window once --in
-# or --out is given; -w widths; list -o columns (a comma list); files for
+# iioN and as the devices' names (not a name two devices share), only
+# devices with the window once --in or --out is given; -w widths; --dma
+# and --vector what the device has; list -o columns (a comma list, not
+# those already given); files for
 # poke --from, batch FILE and trigger --raw DEV FILE; directories for
 # --sysfs and --dev.
 
-set -l __iioctl_cmds list info dump peek poke wait-events trigger dma batch help
+set -l __iioctl_cmds list info dump peek poke wait-value watch wait-events trigger dma batch help
 
 # the options that read the next word, per command ("global" before it)
 function __iioctl_takes_value -a cmd opt
@@ -22,7 +24,12 @@ function __iioctl_takes_value -a cmd opt
             poke:--from wait-events:-n wait-events:--num-events \
             wait-events:-t wait-events:--timeout wait-events:--format \
             dump:--dma peek:--dma poke:--dma wait-events:--vector \
-            dma:-r dma:--request
+            dma:-r dma:--request dump:--compare poke:-c poke:--count \
+            wait-value:-w wait-value:--width wait-value:-m wait-value:--mask \
+            wait-value:-t wait-value:--timeout wait-value:-i wait-value:--interval \
+            wait-value:--dma watch:-w watch:--width watch:-i watch:--interval \
+            watch:-n watch:--num-changes watch:-t watch:--timeout watch:--format \
+            watch:--dma
             return 0
     end
     return 1
@@ -86,7 +93,11 @@ function __iioctl_devices
     set -l sysfs $__iioctl_sysfs
     test -n "$sysfs"; or set sysfs $IIOCTL_SYSFS
     test -n "$sysfs"; or set sysfs /sys/class/iio
-    set -l names
+    set -l all_names
+    for d in $sysfs/iio*
+        string match -qr '/iio[0-9]+$' -- $d; and test -d $d; or continue
+        set -a all_names (head -n 1 $d/name 2>/dev/null)
+    end
     for d in $sysfs/iio*
         string match -qr '/iio[0-9]+$' -- $d; and test -d $d; or continue
         if test -n "$__iioctl_window"
@@ -95,16 +106,68 @@ function __iioctl_devices
         set -l n (basename $d)
         set -l name (head -n 1 $d/name 2>/dev/null)
         printf '%s\t%s\n' $n "$name"
-        if test -n "$name"; and not contains -- "$name" $names
-            set -a names $name
+        # a name two devices share is ambiguous: not offered
+        set -l same 0
+        for other in $all_names
+            test "$other" = "$name"; and set same (math $same + 1)
+        end
+        if test -n "$name"; and test $same -eq 1
             printf '%s\t%s\n' $name $n
         end
     end
 end
 
+# the class folders of DEV (the first argument, if given and found) or of
+# every device
+function __iioctl_device_dirs
+    set -l parsed (__iioctl_parse)
+    set -l sysfs $__iioctl_sysfs
+    test -n "$sysfs"; or set sysfs $IIOCTL_SYSFS
+    test -n "$sysfs"; or set sysfs /sys/class/iio
+    set -l found
+    if set -q parsed[2]
+        for d in $sysfs/iio*
+            string match -qr '/iio[0-9]+$' -- $d; or continue
+            set -l n (basename $d)
+            set -l name (head -n 1 $d/name 2>/dev/null)
+            if contains -- $parsed[2] $n (string replace iio '' $n) "$name"
+                set -a found $d
+            end
+        end
+    end
+    test (count $found) -eq 1; or set found (string match -r '.*/iio[0-9]+$' -- $sysfs/iio*)
+    printf '%s\n' $found
+end
+
+# K of the DMA buffers (dmaK/) the device has
+function __iioctl_dma_buffers
+    for d in (__iioctl_device_dirs)
+        for k in $d/dma*
+            test -e $k/size; and string replace -r '.*/dma' '' -- $k
+        end
+    end | sort -nu
+end
+
+# 0 .. vectors-1 of the device
+function __iioctl_vectors
+    set -l max 1
+    for d in (__iioctl_device_dirs)
+        set -l n 1
+        test -r $d/vectors; and set n (head -n 1 $d/vectors)
+        string match -qr '^[0-9]+$' -- $n; and test $n -gt $max; and set max $n
+    end
+    seq 0 (math $max - 1)
+end
+
+# list -o: the comma list so far and each column not in it yet
 function __iioctl_columns
-    printf '%s\n' device nr name version type size physaddr in out irq \
+    set -l token (commandline -ct)
+    set -l pre (string replace -r '[^,]*$' '' -- $token)
+    set -l given (string split , -- (string lower -- $pre))
+    for c in device nr name version type size physaddr in out irq \
         events listeners vectors dma dev parent
+        contains -- $c $given; or echo $pre$c
+    end
 end
 
 complete -c iioctl -f
@@ -122,6 +185,8 @@ complete -c iioctl -n $nocmd -a info -d 'everything about one device'
 complete -c iioctl -n $nocmd -a dump -d 'hexdump of the region or a window'
 complete -c iioctl -n $nocmd -a peek -d 'read one value'
 complete -c iioctl -n $nocmd -a poke -d 'write one value or bytes'
+complete -c iioctl -n $nocmd -a wait-value -d 'poll a register until it has a value'
+complete -c iioctl -n $nocmd -a watch -d 'a line per change of registers'
 complete -c iioctl -n $nocmd -a wait-events -d 'block until N events'
 complete -c iioctl -n $nocmd -a trigger -d 'inject an event'
 complete -c iioctl -n $nocmd -a dma -d 'the DMA buffers of a device'
@@ -129,7 +194,7 @@ complete -c iioctl -n $nocmd -a batch -d 'run commands from FILE, one a line'
 complete -c iioctl -n $nocmd -a help -d 'show the commands'
 
 # every command but help: popt's help options
-set -l popt "__fish_seen_subcommand_from list info dump peek poke wait-events trigger dma batch"
+set -l popt "__fish_seen_subcommand_from list info dump peek poke wait-value watch wait-events trigger dma batch"
 complete -c iioctl -n $popt -s '?' -l help -d 'show the command\'s help'
 complete -c iioctl -n $popt -l usage -d 'brief usage message'
 
@@ -139,10 +204,10 @@ complete -c iioctl -n '__fish_seen_subcommand_from list info dma' -s j -l json \
 complete -c iioctl -n '__fish_seen_subcommand_from list' -s n -l noheadings \
     -d 'no heading line'
 complete -c iioctl -n '__fish_seen_subcommand_from list' -s o -l output -x \
-    -a '(__fish_complete_list , __iioctl_columns)' -d 'columns to print'
+    -a '(__iioctl_columns)' -d 'columns to print'
 
 # dump, peek, poke
-set -l region '__fish_seen_subcommand_from dump peek poke'
+set -l region '__fish_seen_subcommand_from dump peek poke wait-value watch'
 complete -c iioctl -n '__fish_seen_subcommand_from dump' -s s -l skip -x \
     -d 'start at OFFSET'
 complete -c iioctl -n '__fish_seen_subcommand_from dump' -s n -l length -x \
@@ -159,12 +224,28 @@ complete -c iioctl -n '__fish_seen_subcommand_from poke' -l verify \
     -d 'read the value back'
 complete -c iioctl -n '__fish_seen_subcommand_from poke' -l from -r -F \
     -d 'write the bytes of FILE'
+complete -c iioctl -n '__fish_seen_subcommand_from poke' -s c -l count -x \
+    -d 'fill N values'
+complete -c iioctl -n '__fish_seen_subcommand_from dump' -l compare -r -F \
+    -d 'compare with FILE (raw or a dump)'
+complete -c iioctl -n '__fish_seen_subcommand_from wait-value' -s m -l mask -x \
+    -d 'compare only these bits'
+complete -c iioctl -n '__fish_seen_subcommand_from wait-value watch' -s t -l timeout -x \
+    -d 'give up after TIMEOUT'
+complete -c iioctl -n '__fish_seen_subcommand_from wait-value watch' -s i -l interval -x \
+    -d 'read every INTERVAL'
+complete -c iioctl -n '__fish_seen_subcommand_from wait-value' -l change \
+    -d 'wait for any change'
+complete -c iioctl -n '__fish_seen_subcommand_from watch' -s n -l num-changes -x \
+    -d 'return after N changes'
+complete -c iioctl -n '__fish_seen_subcommand_from watch' -l format -x \
+    -d 'line per change (%t %T %r %o %n %%)'
 complete -c iioctl -n "$region; and not __fish_seen_argument -l out" -l in \
     -d 'use the in window'
 complete -c iioctl -n "$region; and not __fish_seen_argument -l in" -l out \
     -d 'use the out window'
 complete -c iioctl -n "$region; and not __fish_seen_argument -l in -l out" \
-    -l dma -x -a '0 1 2 3' -d 'use DMA buffer K'
+    -l dma -x -a '(__iioctl_dma_buffers)' -d 'use DMA buffer K'
 complete -c iioctl -n $region -l mmap -d 'access through mmap()'
 
 # wait-events
@@ -173,7 +254,7 @@ complete -c iioctl -n $wait -s n -l num-events -x -d 'return after N events'
 complete -c iioctl -n $wait -s t -l timeout -x -d 'give up after TIMEOUT'
 complete -c iioctl -n $wait -l format -x -d 'line per read (%c %n %t %T %%)'
 complete -c iioctl -n $wait -s q -l quiet -d 'print nothing'
-complete -c iioctl -n $wait -l vector -x -a '0 1 2 3 4 5 6 7' \
+complete -c iioctl -n $wait -l vector -x -a '(__iioctl_vectors)' \
     -d 'the events of vector K'
 
 # dma
@@ -182,7 +263,7 @@ complete -c iioctl -n '__fish_seen_subcommand_from dma' -s r -l request -x \
 
 # the arguments
 complete -c iioctl -n '__iioctl_at any list' -a '(__iioctl_devices)'
-complete -c iioctl -n '__iioctl_at 0 info dump peek poke wait-events trigger dma' \
+complete -c iioctl -n '__iioctl_at 0 info dump peek poke wait-value watch wait-events trigger dma' \
     -a '(__iioctl_devices)'
 complete -c iioctl -n '__iioctl_at 1 trigger; and __fish_seen_argument -l raw' \
     -F

@@ -23,7 +23,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_CC := clang
 FUZZ_CFLAGS := -std=gnu11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	-fno-omit-frame-pointer -Icli
+	-fno-omit-frame-pointer -Icli $(CLI_VERSION_FLAG)
 # exit() returns to the harness (tests/fuzz/fuzz_common.h); popt is linked
 # statically so that its --help exit is caught as well
 FUZZ_LDFLAGS := -Wl,--wrap=exit

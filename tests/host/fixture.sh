@@ -6,6 +6,7 @@
 #   iio3 "pci-testdev" port 0x100 at 0xc000, no windows, irq none
 #   iio1 has a DMA buffer dma0 (0x10000 bytes at bus address 0x6050000)
 #   and 3 event vectors (/dev/iio1_event1, _event2)
+#   the PCI parents have a resource file: BAR0 holds the region
 make_attrs() {	# DIR NAME TYPE PHYS SIZE IRQ MINOR PARENT BUS
 	mkdir -p "$1"
 	printf '%s\n' "$2" > "$1/name"
@@ -20,6 +21,15 @@ make_attrs() {	# DIR NAME TYPE PHYS SIZE IRQ MINOR PARENT BUS
 	mkdir -p "$fixture_root/devices/$9/$8" "$fixture_root/bus/$9"
 	ln -sfn "$fixture_root/bus/$9" "$fixture_root/devices/$9/$8/subsystem"
 	ln -sfn "$fixture_root/devices/$9/$8" "$1/device"
+}
+
+make_resource() {	# DIR BAR0_START BAR0_END: BAR0, five empty BARs
+	{
+		printf '0x%016x 0x%016x 0x0000000000040200\n' "$2" "$3"
+		for _ in 1 2 3 4 5; do
+			printf '0x%016x 0x%016x 0x%016x\n' 0 0 0
+		done
+	} > "$1/resource"
 }
 
 make_node() {	# PATH SIZE
@@ -50,6 +60,10 @@ make_fixture() {
 		echo 0 > "$sys/iio1/iio1_event$k/event"
 	done
 	make_attrs "$sys/iio3" pci-testdev port 0xc000 0x100 none 12 0000:00:18.0 pci
+	# the PCI parents' BARs (start end flags, as sysfs's resource file)
+	make_resource "$1/devices/pci/0000:00:10.0" 0xfea00000 0xfeafffff
+	make_resource "$1/devices/pci/0000:00:11.0" 0xfeb00000 0xfebfffff
+	make_resource "$1/devices/pci/0000:00:18.0" 0xc000 0xc0ff
 	make_node "$dev/iio0" 8192; make_node "$dev/iio0_in" 4096
 	make_node "$dev/iio0_out" 4096; make_node "$dev/iio0_event" 0
 	for n in 1 2; do

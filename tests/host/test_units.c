@@ -130,13 +130,34 @@ static void durations(void)
 	CHECK(dur("0.0000000019", 1));	/* finer than 1 ns is cut */
 	CHECK(dur_bad(""));
 	CHECK(dur_bad("-1"));
-	CHECK(dur_bad(".5"));
+	CHECK(dur(".5", 500000000));	/* as 0.5 */
+	CHECK(dur(".25s", 250000000));
+	CHECK(dur_bad("."));
+	CHECK(dur_bad(".s"));
 	CHECK(dur_bad("1."));
 	CHECK(dur_bad("1h"));
 	CHECK(dur_bad("ms"));
 	CHECK(dur_bad("1 s"));
 	CHECK(dur_bad("99999999999999999999"));
 	CHECK(dur_bad("9999999999999m"));
+}
+
+static int dur_text(uint64_t ns, const char *want)
+{
+	char buf[32];
+
+	return !strcmp(format_duration(ns, buf, sizeof(buf)), want);
+}
+
+static void duration_texts(void)
+{
+	CHECK(dur_text(0, "0s"));
+	CHECK(dur_text(1000000000, "1s"));
+	CHECK(dur_text(60000000000, "60s"));
+	CHECK(dur_text(1500000000, "1500ms"));
+	CHECK(dur_text(250000000, "250ms"));
+	CHECK(dur_text(10000, "10us"));
+	CHECK(dur_text(7, "7ns"));
 }
 
 static char *json_of(const char *s)
@@ -176,6 +197,7 @@ static const struct {
 	{ "numbers_overflow_and_range", numbers_overflow_and_range },
 	{ "numbers_suffixes", numbers_suffixes },
 	{ "durations", durations },
+	{ "duration-texts", duration_texts },
 	{ "json_strings", json_strings },
 	{ "string_copy", string_copy },
 };
