@@ -85,14 +85,6 @@ static void unbind(const char *pci)
 	EXPECT_EQ(write_text(pci_path(pci, "driver_override"), "none"), 0);
 }
 
-static int bar_nr(const char *pci, int bar)
-{
-	char name[64];
-
-	snprintf(name, sizeof(name), "%s bar%d", pci, bar);
-	return iio_must_find(name, 0);
-}
-
 /* @len bytes of region @nr mapped read-write from offset 0 (fd closed) */
 static volatile uint32_t *map_region(int nr, size_t len)
 {
@@ -205,7 +197,7 @@ static void reset_never_seen_by_readers(void)
 	pid_t mapper, reader;
 
 	bind(NVME_PCI);
-	nr = bar_nr(NVME_PCI, 0);
+	nr = pci_bar_nr(NVME_PCI, 0);
 	MUST(pipe(p_map));
 	MUST(pipe(p_read));
 	mapper = fork();
@@ -280,7 +272,7 @@ static void intx_masked_after_unbind(void)
 
 	pci_generic_reload("dma_bits=28");
 	bind(EDU_PCI);
-	gnr = bar_nr(EDU_PCI, 0);
+	gnr = pci_bar_nr(EDU_PCI, 0);
 	enr = iio_edu_sharing(gnr);
 	EXPECT_EQ(write_text(iio_attr_path(gnr, "dma_request"), "4096"), 0);
 	snprintf(path, sizeof(path), "/sys/class/iio/iio%d/dma0/bus_addr", gnr);
@@ -322,7 +314,7 @@ static void intx_masked_after_rmmod(void)
 	int gnr, enr, efd;
 
 	bind(EDU_PCI);
-	gnr = bar_nr(EDU_PCI, 0);
+	gnr = pci_bar_nr(EDU_PCI, 0);
 	enr = iio_edu_sharing(gnr);
 	snprintf(edu_pci, sizeof(edu_pci), "%s", iio_pci(enr));
 	snprintf(path, sizeof(path), "/sys/class/iio/iio%d/dma0/bus_addr", enr);
@@ -380,7 +372,7 @@ static void msix_table_kept(void)
 
 	pci_generic_reload("vectors=4");
 	bind(NVME_PCI);
-	nr = bar_nr(NVME_PCI, 0);
+	nr = pci_bar_nr(NVME_PCI, 0);
 	EXPECT_STREQ(read_text(pci_path(NVME_PCI, "irq_mode")), "msix");
 	cap = pci_cap(NVME_PCI, 0x11);
 	entries = (pci_config(NVME_PCI, cap + 2, 2) & 0x7ff) + 1;
@@ -433,7 +425,7 @@ static void bus_master_while_in_use(void)
 	char edu_pci[32];
 
 	bind(EDU_PCI);
-	nr = bar_nr(EDU_PCI, 0);
+	nr = pci_bar_nr(EDU_PCI, 0);
 	EXPECT_EQ(pci_command(EDU_PCI) & COMMAND_MASTER, 0);
 	fd = MUST(open(iio_node(nr, ""), O_RDONLY));
 	EXPECT(pci_command(EDU_PCI) & COMMAND_MASTER);
@@ -453,7 +445,7 @@ static void bus_master_while_in_use(void)
 
 	pci_generic_reload("dma_max=0");
 	bind(EDU_PCI);
-	nr = bar_nr(EDU_PCI, 0);
+	nr = pci_bar_nr(EDU_PCI, 0);
 	fd = MUST(open(iio_node(nr, ""), O_RDONLY));
 	EXPECT_EQ(pci_command(EDU_PCI) & COMMAND_MASTER, 0);
 	close(fd);
@@ -483,7 +475,7 @@ static void subpage_bar_mapped_with_page_reserved(void)
 	int nr, fd;
 
 	bind(IVSHMEM_PCI);
-	nr = bar_nr(IVSHMEM_PCI, 0);
+	nr = pci_bar_nr(IVSHMEM_PCI, 0);
 	EXPECT_EQ(read_num(iio_attr_path(nr, "size")), 0x100);
 	phys = read_num(iio_attr_path(nr, "physaddr"));
 	EXPECT_EQ(phys & 0xfff, 0);

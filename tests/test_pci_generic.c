@@ -49,21 +49,6 @@ static void unbind(const char *pci)
 	EXPECT_EQ(write_text(path, "none"), 0);
 }
 
-static int bar_nr(const char *pci, int bar)
-{
-	char name[64];
-
-	snprintf(name, sizeof(name), "%s bar%d", pci, bar);
-	return iio_must_find(name, 0);
-}
-
-static void generic_reload(const char *params)
-{
-	if (shell("rmmod iio_pci_generic && insmod " MODDIR "/iio_pci_generic.ko %s",
-		  params))
-		FAIL("reloading iio_pci_generic.ko %s failed", params);
-}
-
 static void wait_event(int efd, uint32_t expect)
 {
 	struct pollfd pfd = { .fd = efd, .events = POLLIN };
@@ -114,8 +99,8 @@ static void every_bar_memory_and_ports(void)
 	uint32_t off;
 
 	bind(TESTDEV_PCI);
-	mem = bar_nr(TESTDEV_PCI, 0);
-	port = bar_nr(TESTDEV_PCI, 1);
+	mem = pci_bar_nr(TESTDEV_PCI, 0);
+	port = pci_bar_nr(TESTDEV_PCI, 1);
 	EXPECT_STREQ(read_text(iio_attr_path(mem, "type")), "mem");
 	EXPECT_STREQ(read_text(iio_attr_path(mem, "size")), "0x1000");
 	EXPECT_STREQ(read_text(iio_attr_path(port, "type")), "port");
@@ -206,7 +191,7 @@ static void intx_factorial_and_1000_rounds(void)
 	int nr;
 
 	bind(EDU_PCI);
-	nr = bar_nr(EDU_PCI, 0);
+	nr = pci_bar_nr(EDU_PCI, 0);
 	EXPECT_EQ(read_num(iio_attr_path(nr, "irq")),
 		  read_num("/sys/bus/pci/devices/" EDU_PCI "/irq"));
 	factorial(nr, true);
@@ -222,7 +207,7 @@ static void intx_mask_and_unmask(void)
 	int nr, efd;
 
 	bind(EDU_PCI);
-	nr = bar_nr(EDU_PCI, 0);
+	nr = pci_bar_nr(EDU_PCI, 0);
 	regs = map_regs(nr);
 	efd = MUST(open(iio_node(nr, "_event"), O_RDWR));
 	before = read_num(iio_attr_path(nr, "event"));
@@ -246,9 +231,9 @@ static void msi_factorial_and_1000_rounds(void)
 	uint32_t before, zero = 0;
 	int nr, efd;
 
-	generic_reload("msi=1");
+	pci_generic_reload("msi=1");
 	bind(EDU_PCI);
-	nr = bar_nr(EDU_PCI, 0);
+	nr = pci_bar_nr(EDU_PCI, 0);
 	EXPECT(shell("grep -q '^ *%llu:.*PCI-MSI.*%s' /proc/interrupts",
 		     read_num(iio_attr_path(nr, "irq")), EDU_PCI) == 0);
 	factorial(nr, false);
@@ -269,7 +254,7 @@ static void msi_factorial_and_1000_rounds(void)
 	munmap((void *)regs, 4096);
 	close(efd);
 	unbind(EDU_PCI);
-	generic_reload("");
+	pci_generic_reload("");
 }
 
 /* the generic edu shares IRQ 11 with an iio_edu edu: each sees its own */
@@ -280,7 +265,7 @@ static void beside_iio_edu_on_a_shared_line(void)
 	uint32_t gbefore, ebefore;
 
 	bind(EDU_PCI);
-	gnr = bar_nr(EDU_PCI, 0);
+	gnr = pci_bar_nr(EDU_PCI, 0);
 	for (i = 0; iio_find_by_name("edu", i) >= 0; i++)
 		if (read_num(iio_attr_path(iio_find_by_name("edu", i), "irq")) ==
 		    read_num(iio_attr_path(gnr, "irq")))
@@ -328,7 +313,7 @@ static void unbind_bind_cycles_in_use(void)
 		int efd;
 
 		bind(EDU_PCI);
-		nr = bar_nr(EDU_PCI, 0);
+		nr = pci_bar_nr(EDU_PCI, 0);
 		if (first < 0)
 			first = nr;
 		EXPECT_EQ(nr, first);	/* the number comes back */
@@ -352,7 +337,7 @@ static void new_id_binds_too(void)
 	EXPECT_EQ(write_text("/sys/bus/pci/devices/" EDU_PCI "/driver_override",
 			     "\n"), 0);
 	EXPECT_EQ(write_text(DRV "/new_id", "1234 11e8"), 0);
-	nr = bar_nr(EDU_PCI, 0);
+	nr = pci_bar_nr(EDU_PCI, 0);
 	EXPECT(path_exists(DRV "/" EDU_PCI));
 	/* the edus that have drivers keep them */
 	EXPECT(!path_exists(DRV "/0000:00:10.0"));
@@ -392,9 +377,9 @@ static void msix_fallback_and_requested_dma(void)
 	char path[160];
 	int nr, efd, bfd;
 
-	generic_reload("vectors=4 dma_bits=28 dma_max=0x6000");
+	pci_generic_reload("vectors=4 dma_bits=28 dma_max=0x6000");
 	bind(EDU_PCI);
-	nr = bar_nr(EDU_PCI, 0);
+	nr = pci_bar_nr(EDU_PCI, 0);
 	EXPECT_STREQ(irq_mode(EDU_PCI), "msi");
 	EXPECT_EQ(read_num(iio_attr_path(nr, "vectors")), 1);
 	EXPECT(!path_exists(iio_node(nr, "_event1")));
@@ -449,7 +434,7 @@ static void msix_fallback_and_requested_dma(void)
 	munmap((void *)regs64, 4096);
 	close(bfd);
 	close(efd);
-	generic_reload("");
+	pci_generic_reload("");
 }
 
 static const struct check_case cases[] = {

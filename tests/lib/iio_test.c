@@ -489,6 +489,14 @@ int wait_iio_added(int sock, const char *parent, unsigned int ms)
 	}
 }
 
+int pci_bar_nr(const char *pci, int bar)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "%s bar%d", pci, bar);
+	return iio_must_find(name, 0);
+}
+
 void pci_generic_reload(const char *params)
 {
 	int err = module_unload("iio_pci_generic");

@@ -80,6 +80,8 @@ int wait_path(const char *path, int present, unsigned int ms);
  * fails the case otherwise, or if it ended.
  */
 void wait_sleeping_in(pid_t pid, long nr, unsigned int ms);
+/* the iio device of BAR @bar of PCI device @pci ("ADDR barN"); fails the case if absent */
+int pci_bar_nr(const char *pci, int bar);
 /* rmmod iio_pci_generic (if loaded) and insmod it with @params; fails the case on error */
 void pci_generic_reload(const char *params);
 /* a socket of the kernel's uevents: open it before what sends them */
