@@ -305,7 +305,7 @@ static void for_each_line(char *text, size_t len, struct batch_op *ops,
 			continue;
 		}
 		n = (size_t)(next - line);
-		if (n + 1 > cap)
+		if (!copy || n + 1 > cap)
 			copy = xrealloc(copy, cap = 2 * n + 64);
 		memcpy(copy, line, n);
 		copy[n && line[n - 1] == '\n' ? n - 1 : n] = '\0';

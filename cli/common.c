@@ -363,7 +363,9 @@ static const struct poptOption *reroute_strings(const struct poptOption *o)
 		;
 	if (ntable_copies == MAX_OPTION_TABLES)
 		die(IIOCTL_EDEVICE, "too many option tables");
-	copy = xmalloc((n + 1) * sizeof(*copy));
+	copy = calloc(n + 1, sizeof(*copy));
+	if (!copy)
+		die(IIOCTL_EDEVICE, "out of memory");
 	memcpy(copy, o, (n + 1) * sizeof(*copy));
 	table_copies[ntable_copies++] = copy;
 	for (i = 0; i < n; i++) {

@@ -236,7 +236,7 @@ static int compare(struct region *r, const struct dumpfile *d,
 			memcpy(&a, want, step);		/* native order */
 			memcpy(&b, buf + i, step);
 			printf("%08llx  %0*llx  %0*llx\n",
-			       (unsigned long long)(pos + i), (int)(2 * step),
+			       (unsigned long long)pos + i, (int)(2 * step),
 			       (unsigned long long)a, (int)(2 * step),
 			       (unsigned long long)b);
 			differ++;

@@ -130,7 +130,9 @@ static void check_duration(const char *s)
 		FUZZ_ASSERT(ns == SENTINEL);
 		return;
 	}
-	FUZZ_ASSERT(is_dec((unsigned char)s[0]));
+	/* a digit first, or the point of a fraction without a whole (".5") */
+	FUZZ_ASSERT(is_dec((unsigned char)s[0]) ||
+		    (s[0] == '.' && is_dec((unsigned char)s[1])));
 	if (all_of(s, is_dec)) {	/* whole seconds */
 		errno = 0;
 		FUZZ_ASSERT(strtoull(s, NULL, 10) * 1000000000ULL == ns);
