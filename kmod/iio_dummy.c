@@ -49,9 +49,27 @@
 #define IIO_DUMMY_MAX_SIZE	SZ_256M
 #define IIO_DUMMY_MAX_DEVICES	16
 
+/* size=16M, 64K or 8192, as iioctl takes sizes (memparse(): K, M, G) */
+static int iio_dummy_size_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned long long bytes;
+	char *end;
+
+	bytes = memparse(val, &end);
+	if (end == val || (*end && *end != '\n') || bytes > ULONG_MAX)
+		return -EINVAL;
+	*(unsigned long *)kp->arg = bytes;
+	return 0;
+}
+
+static const struct kernel_param_ops iio_dummy_size_ops = {
+	.set = iio_dummy_size_set,
+	.get = param_get_ulong,
+};
+
 static unsigned long size = SZ_8K;
-module_param(size, ulong, 0444);
-MODULE_PARM_DESC(size, "bytes of memory per dummy, a multiple of 4096 from 8192 to 256 MiB (default 8192)");
+module_param_cb(size, &iio_dummy_size_ops, &size, 0444);
+MODULE_PARM_DESC(size, "bytes of memory per dummy, a multiple of 4096 from 8192 to 256 MiB, with an optional K, M or G suffix (default 8192)");
 
 static unsigned int devices = 1;
 module_param(devices, uint, 0444);

@@ -63,7 +63,20 @@ static void bad_parameters_refused(void)
 	EXPECT(shell("insmod " MODDIR "/iio_dummy.ko size=4096 2>/dev/null"));
 	EXPECT(shell("insmod " MODDIR "/iio_dummy.ko devices=17 2>/dev/null"));
 	EXPECT(shell("insmod " MODDIR "/iio_dummy.ko mode=x 2>/dev/null"));
+	EXPECT(shell("insmod " MODDIR "/iio_dummy.ko size=16Q 2>/dev/null"));
+	EXPECT(shell("insmod " MODDIR "/iio_dummy.ko size=K 2>/dev/null"));
 	EXPECT_EQ(iio_find_by_parent("iio_dummy.0"), -1);
+	dummy_reload("");
+}
+
+/* size takes iioctl's suffixes: K, M, G (qemu/run --append iio_dummy.size=16M) */
+static void size_with_suffix(void)
+{
+	dummy_reload("size=16K");
+	EXPECT_EQ(read_num(iio_attr_path(dummy_nr(0), "size")), 0x4000);
+	EXPECT_EQ(read_num("/sys/module/iio_dummy/parameters/size"), 16384);
+	dummy_reload("size=1M");
+	EXPECT_EQ(read_num(iio_attr_path(dummy_nr(0), "size")), 0x100000);
 	dummy_reload("");
 }
 
@@ -172,6 +185,7 @@ static const struct check_case cases[] = {
 	CASE(oneshot_irq_attribute),
 	CASE(size_parameter),
 	CASE(bad_parameters_refused),
+	CASE(size_with_suffix),
 	CASE(device_nodes),
 	CASE(one_class_entry_per_device),
 	CASE_T(numbers_from_zero_and_reused, 90),
