@@ -31,6 +31,9 @@
 /* Highest cyclic rate: a 10 us period, so a timer cannot starve a CPU. */
 #define IIO_MAX_FREQ		100000
 
+/* Parts of a region the kernel keeps for itself (iio_device.reserved). */
+#define IIO_MAX_RESERVED	2
+
 /* DMA buffers of one device (sysfs dma0 ... dma3), and the largest one. */
 #define IIO_DMA_MAX		4
 #define IIO_DMA_MAX_SIZE	(4UL << 20)
@@ -50,6 +53,16 @@ enum iio_irq_type {
 };
 
 struct iio_class_dev;
+
+/**
+ * struct iio_range - a part of a region
+ * @offset:	its start in the region
+ * @len:	its length in bytes; 0: no range
+ */
+struct iio_range {
+	unsigned long offset;
+	unsigned long len;
+};
 
 /**
  * struct iio_device - what a stub driver tells the framework
@@ -95,12 +108,33 @@ struct iio_class_dev;
  *		%IIO_DMA_MAX_SIZE; 0: none; a size after a 0 is -EINVAL).
  *		User space finds buffer K in sysfs as dmaK/ under the device
  *		(size, bus_addr) and reads, writes and maps dmaK/buffer.  The
- *		stub must stop the device's DMA (pci_clear_master()) before
- *		iio_unregister_device(); the memory is freed after that, once
- *		every user is gone
+ *		stub stops the device's DMA (pci_clear_master()) in @quiesce
+ *		(or before iio_unregister_device()); the memory is freed after
+ *		that
  * @dma_user_max: total bytes of DMA buffers that user space may add by
  *		writing a size to the device's dma_request attribute (0: the
  *		attribute does not exist); needs @dma_dev
+ * @reserved:	parts of an I/O memory region that the kernel programs and
+ *		user space must not change (a PCI device's MSI-X table and
+ *		PBA): read() shows them, write() stops short of them (EPERM
+ *		when it starts in one) and the pages holding them are never
+ *		mapped (touching them raises SIGBUS)
+ * @page_reserved: an I/O memory region whose size is not a multiple of the
+ *		page size: the stub has reserved the rest of its last page, so
+ *		no other device's registers can be there and it may be mapped
+ *		(without it, mmap() fails with ENODEV)
+ * @in_use:	called with true when the first file of the device is opened
+ *		(a region or event node; a mapping keeps its file open), with
+ *		false when the last is closed; not after revocation.  A PCI
+ *		stub turns bus mastering on and off here.  Process context,
+ *		may sleep; optional
+ * @quiesce:	called by iio_unregister_device() once user space can no
+ *		longer reach the device (files revoked, every mapping of the
+ *		region and of the DMA buffers zapped) and before the framework
+ *		frees the interrupt and the DMA buffers: the stub silences the
+ *		device here, in this order: its interrupts (INTx disabled in
+ *		the device, its own vectors freed), bus mastering off, a reset
+ *		where the device has one.  Process context; optional
  * @icd:	framework internal; set by iio_register_device()
  *
  * If both @virtaddr and @kernaddr are NULL, the region is a range of I/O
@@ -130,6 +164,10 @@ struct iio_device {
 	struct device *dma_dev;
 	size_t dma_size[IIO_DMA_MAX];
 	size_t dma_user_max;
+	struct iio_range reserved[IIO_MAX_RESERVED];
+	bool page_reserved;
+	void (*in_use)(struct iio_device *idev, bool used);
+	void (*quiesce)(struct iio_device *idev);
 
 	struct iio_class_dev *icd;
 };
@@ -152,6 +190,7 @@ static inline int iio_kstrtou64(const char *buf, u64 *val)
 }
 
 int iio_register_device(struct device *parent, struct iio_device *idev);
+void iio_revoke_device(struct iio_device *idev);
 void iio_unregister_device(struct iio_device *idev);
 
 void iio_event_add(struct iio_device *idev, u32 n);

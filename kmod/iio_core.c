@@ -268,6 +268,39 @@ void iio_class_dev_put(struct iio_class_dev *icd)
 	put_device(&icd->dev);
 }
 
+/**
+ * iio_use_get - a file of @icd was opened
+ * @icd: the device
+ *
+ * The first one tells the stub that its device is in use (in_use), unless
+ * it is being unregistered.
+ */
+void iio_use_get(struct iio_class_dev *icd)
+{
+	down_read(&icd->info_lock);
+	mutex_lock(&icd->use_lock);
+	if (!icd->users++ && icd->info && icd->info->in_use)
+		icd->info->in_use(icd->info, true);
+	mutex_unlock(&icd->use_lock);
+	up_read(&icd->info_lock);
+}
+
+/**
+ * iio_use_put - a file of @icd was closed
+ * @icd: the device
+ *
+ * The last one tells the stub that nobody uses its device any more.
+ */
+void iio_use_put(struct iio_class_dev *icd)
+{
+	down_read(&icd->info_lock);
+	mutex_lock(&icd->use_lock);
+	if (!--icd->users && icd->info && icd->info->in_use)
+		icd->info->in_use(icd->info, false);
+	mutex_unlock(&icd->use_lock);
+	up_read(&icd->info_lock);
+}
+
 /* The last reference is gone: only now may the number be reused. */
 static void iio_dev_release(struct device *dev)
 {
@@ -464,30 +497,26 @@ static int iio_validate(const struct iio_device *idev)
 }
 
 /*
- * Revoke @idev: the event source is stopped, open files fail from now on
- * (blocked readers and pollers are woken), sysfs shows and stores see
- * nothing, and user mappings of the region are zapped.  Doing it twice is
- * harmless (the error path of registration may).
+ * Revoke @idev: no new open finds it, the timer modes' event source stops,
+ * open files fail from now on (blocked readers and pollers are woken),
+ * sysfs shows and stores see nothing, and every user mapping of the region
+ * and of the DMA buffers is zapped.  The interrupt stays requested and the
+ * DMA memory allocated (see iio_unregister_device()).
  */
-static void iio_revoke(struct iio_class_dev *icd, struct iio_device *idev)
+static void iio_revoke(struct iio_class_dev *icd)
 {
+	mutex_lock(&iio_lock);
+	idr_replace(&iio_idr, NULL, icd->nr);
+	mutex_unlock(&iio_lock);
+
 	down_write(&icd->info_lock);
-	iio_event_stop(icd, idev);
+	iio_event_stop(icd);
 	icd->info = NULL;
 	up_write(&icd->info_lock);
 
 	iio_event_revoke(icd);
 	unmap_mapping_range(icd->inode->i_mapping, 0, 0, 1);
-	idev->icd = NULL;
-}
-
-/* Make @icd unfindable (no new open finds it), then revoke @idev. */
-static void iio_unpublish(struct iio_class_dev *icd, struct iio_device *idev)
-{
-	mutex_lock(&iio_lock);
-	idr_replace(&iio_idr, NULL, icd->nr);
-	mutex_unlock(&iio_lock);
-	iio_revoke(icd, idev);
+	iio_dma_revoke_all(icd);
 }
 
 /**
@@ -522,6 +551,7 @@ int iio_register_device(struct device *parent, struct iio_device *idev)
 
 	init_rwsem(&icd->info_lock);
 	mutex_init(&icd->dma_lock);
+	mutex_init(&icd->use_lock);
 	icd->vectors = max(idev->vectors, 1U);
 	iio_event_init(icd);
 	icd->info = idev;
@@ -613,12 +643,15 @@ int iio_register_device(struct device *parent, struct iio_device *idev)
 
 err_del_children:
 	/* sysfs stores (dma_request) may already run: revoke first */
-	iio_revoke(icd, idev);
-	iio_dma_del_all(icd);
+	iio_revoke(icd);
+	iio_dma_free_all(icd);
 	iio_nodes_del(icd);
 	device_del(&icd->dev);
+	goto err_free_irq;
 err_stop_events:
-	iio_revoke(icd, idev);
+	iio_revoke(icd);
+err_free_irq:
+	iio_event_free_irq(icd, idev);
 err_del_vector_cdev:
 	idev->icd = NULL;
 	if (icd->vectors > 1)
@@ -635,18 +668,53 @@ err_put:
 EXPORT_SYMBOL_GPL(iio_register_device);
 
 /**
+ * iio_revoke_device - take a registered device away from user space
+ * @idev: the stub's description
+ *
+ * The first step of iio_unregister_device(), for a stub with several
+ * devices over one piece of hardware (the BARs of one PCI function), which
+ * must take every one of them away from user space before it silences the
+ * hardware: open files fail from now on (blocked readers and pollers wake
+ * with EIO), every user mapping of the region and of the DMA buffers is
+ * zapped (touching it raises SIGBUS), no new open finds the device.  The
+ * interrupt stays requested and the DMA memory allocated until
+ * iio_unregister_device(), which the stub must still call.  Calling it
+ * twice, or before iio_unregister_device(), is harmless.
+ *
+ * Context: process context, may sleep.
+ */
+void iio_revoke_device(struct iio_device *idev)
+{
+	struct iio_class_dev *icd = idev->icd;
+
+	if (icd && READ_ONCE(icd->info))
+		iio_revoke(icd);
+}
+EXPORT_SYMBOL_GPL(iio_revoke_device);
+
+/**
  * iio_unregister_device - remove a device registered by iio_register_device()
  * @idev: the stub's description
  *
- * Stops the event source and revokes @idev: when this returns, no
- * framework code will touch @idev, its region or its handlers again, so the
- * stub may free them.  Files that are still open keep working as far as
- * closing them: blocked readers and pollers wake with EIO, later reads,
- * writes and seeks fail with EIO, mmap() with ENODEV, and every user
- * mapping of the region is zapped (touching it raises SIGBUS).  The DMA
- * buffers' files are removed the same way (their mappings zapped, open
- * files ENODEV), and the memory is freed once nothing refers to it.  The
- * number is reused only after the last open file is closed.
+ * Tears the device down in the order that keeps user space away from
+ * hardware in transition and the hardware away from freed memory:
+ *
+ * 1. revokes @idev (iio_revoke_device(): files fail, every mapping of the
+ *    region and of the DMA buffers is zapped, the timer source stops);
+ * 2. calls the stub's quiesce, which masks the device's interrupts, clears
+ *    bus mastering and resets it;
+ * 3. frees the interrupt;
+ * 4. frees the DMA buffers' memory;
+ * 5. removes the nodes and the class device.
+ *
+ * When this returns, no framework code will touch @idev, its region or its
+ * handlers again, so the stub may free them.  Files that are still open
+ * keep working as far as closing them: blocked readers and pollers wake
+ * with EIO, later reads, writes and seeks fail with EIO, mmap() with
+ * ENODEV; the DMA buffers' open files fail with ENODEV.  The number is
+ * reused only after the last open file is closed.
+ *
+ * Context: process context, may sleep.
  */
 void iio_unregister_device(struct iio_device *idev)
 {
@@ -655,8 +723,12 @@ void iio_unregister_device(struct iio_device *idev)
 	if (!icd)
 		return;
 
-	iio_unpublish(icd, idev);
-	iio_dma_del_all(icd);
+	iio_revoke_device(idev);
+	if (idev->quiesce)
+		idev->quiesce(idev);
+	iio_event_free_irq(icd, idev);
+	iio_dma_free_all(icd);
+	idev->icd = NULL;
 	iio_nodes_del(icd);
 	if (icd->vectors > 1)
 		cdev_del(&icd->vector_cdev);

@@ -261,6 +261,7 @@ int iio_open(struct inode *inode, struct file *filp)
 	filp->private_data = icd;
 	/* One mapping for every file of the device: see iio_unregister_device */
 	filp->f_mapping = icd->inode->i_mapping;
+	iio_use_get(icd);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(iio_open);
@@ -274,6 +275,7 @@ EXPORT_SYMBOL_GPL(iio_open);
  */
 int iio_release(struct inode *inode, struct file *filp)
 {
+	iio_use_put(filp->private_data);
 	iio_class_dev_put(filp->private_data);
 	return 0;
 }
@@ -305,6 +307,44 @@ loff_t iio_lseek(struct file *filp, loff_t offset, int whence)
 }
 EXPORT_SYMBOL_GPL(iio_lseek);
 
+/* Does [@off, @off + @len) of the region touch @r? */
+static bool iio_range_overlaps(const struct iio_range *r, unsigned long off,
+			       unsigned long len)
+{
+	return r->len && off < r->offset + r->len && r->offset < off + len;
+}
+
+/* Does [@off, @off + @len) of the region touch a range the kernel keeps? */
+static bool iio_overlaps_reserved(const struct iio_device *idev,
+				  unsigned long off, unsigned long len)
+{
+	int i;
+
+	for (i = 0; i < IIO_MAX_RESERVED; i++)
+		if (iio_range_overlaps(&idev->reserved[i], off, len))
+			return true;
+	return false;
+}
+
+/*
+ * How much of a write of @len bytes at region offset @off user space may
+ * do: up to the first reserved range it would touch; 0 when it starts in
+ * one.
+ */
+static size_t iio_writable(const struct iio_device *idev, unsigned long off,
+			   size_t len)
+{
+	int i;
+
+	for (i = 0; i < IIO_MAX_RESERVED; i++) {
+		const struct iio_range *r = &idev->reserved[i];
+
+		if (iio_range_overlaps(r, off, len))
+			len = r->offset > off ? r->offset - off : 0;
+	}
+	return len;
+}
+
 /*
  * One chunk of a transfer under info_lock: the device access only, never a
  * user copy (which could fault on a mapping of this very device).
@@ -323,7 +363,11 @@ static ssize_t iio_transfer_chunk(struct iio_class_dev *icd,
 		ret = to_device ? -ENOSPC : 0;
 	} else {
 		ret = min_t(u64, count, len - pos);
-		iio_region_copy(icd->info, off + pos, bounce, ret, to_device);
+		if (to_device)
+			ret = iio_writable(icd->info, off + pos, ret) ?: -EPERM;
+		if (ret > 0)
+			iio_region_copy(icd->info, off + pos, bounce, ret,
+					to_device);
 	}
 	up_read(&icd->info_lock);
 	return ret;
@@ -429,6 +473,17 @@ static bool iio_mmap_page(const struct iio_device *idev, unsigned int kind,
 }
 
 /*
+ * Is the last page of I/O memory its own?  Not when the region ends inside
+ * a page whose rest the stub did not reserve: another device's registers
+ * may be there.
+ */
+static bool iio_last_page_owned(const struct iio_device *idev)
+{
+	return !idev->virtaddr || PAGE_ALIGNED(idev->size) ||
+	       idev->page_reserved;
+}
+
+/*
  * Pages are inserted here, on first touch, under info_lock: a mapping made
  * while the device is being unregistered is linked into the shared
  * address_space before it can fault, so unregistration's
@@ -447,7 +502,8 @@ static vm_fault_t iio_vm_fault(struct vm_fault *vmf)
 
 	down_read(&icd->info_lock);
 	idev = icd->info;
-	if (!idev || !iio_mmap_page(idev, kind, vmf->pgoff, &start))
+	if (!idev || !iio_mmap_page(idev, kind, vmf->pgoff, &start) ||
+	    iio_overlaps_reserved(idev, start, PAGE_SIZE))
 		goto out;
 
 	if (idev->kernaddr) {
@@ -481,9 +537,13 @@ static const struct vm_operations_struct iio_vm_ops = {
  * Only checks and sets up the mapping; its pages are inserted by the
  * fault handler, on first touch.
  *
+ * Pages that hold a reserved range (iio_device.reserved) are never
+ * inserted: touching them raises SIGBUS.
+ *
  * Return: 0; -EINVAL for a private mapping, an unaligned window or a
- * mapping beyond the window; -ENODEV for port regions and after
- * unregistration.
+ * mapping beyond the window; -ENODEV for port regions, I/O memory smaller
+ * than its last page whose rest is not reserved (iio_device.page_reserved)
+ * and after unregistration.
  */
 int iio_mmap(struct file *filp, struct vm_area_struct *vma)
 {
@@ -498,7 +558,7 @@ int iio_mmap(struct file *filp, struct vm_area_struct *vma)
 	idev = icd->info;
 	ret = -ENODEV;
 	if (!idev || (!idev->virtaddr && !idev->kernaddr) ||
-	    kind == IIO_MINOR_EVENT)
+	    kind == IIO_MINOR_EVENT || !iio_last_page_owned(idev))
 		goto out;
 	ret = -EINVAL;
 	if (!(vma->vm_flags & VM_MAYSHARE) ||

@@ -18,11 +18,12 @@
  * framework knows: user space can program the device with any bus
  * address, so only root may use these files (and the region nodes).
  *
- * Lifetime: unregistration deletes each buffer's device first: sysfs
- * (kernfs) waits for every read, write, mmap and page fault in progress,
- * then zaps every user mapping of dmaK/buffer, so a later touch raises
- * SIGBUS and open files get ENODEV.  Then the memory is freed, while the
- * stub's device is still bound.  mmap() only checks the request: pages
+ * Lifetime: unregistration deletes each buffer's device first, with the
+ * rest of the revocation: sysfs (kernfs) waits for every read, write, mmap
+ * and page fault in progress, then zaps every user mapping of
+ * dmaK/buffer, so a later touch raises SIGBUS and open files get ENODEV.
+ * The memory is freed last, after the stub has quiesced the device (see
+ * iio_unregister_device()), while it is still bound.  mmap() only checks the request: pages
  * are inserted by the fault handler, which runs with the file active, so
  * no page can be mapped after the zap (inserting them in mmap() would
  * race: the new VMA is not yet on the file's mapping while ->mmap runs).
@@ -158,7 +159,7 @@ static void iio_dma_free(struct iio_dma_buffer *buffer)
 	buffer->cpu_addr = NULL;
 }
 
-/* Normally the memory is gone already (iio_dma_del_all()). */
+/* Normally the memory is gone already (iio_dma_free_all()). */
 static void iio_dma_release(struct device *dev)
 {
 	struct iio_dma_buffer *buffer = to_iio_dma_buffer(dev);
@@ -309,20 +310,22 @@ int iio_dma_add_all(struct iio_class_dev *icd, struct iio_device *idev)
 		ret = iio_dma_add(icd, idev->dma_dev, i, idev->dma_size[i]);
 	mutex_unlock(&icd->dma_lock);
 	if (ret)
-		iio_dma_del_all(icd);
+		iio_dma_free_all(icd);
 	return ret;
 }
 
 /**
- * iio_dma_del_all - unpublish the buffers of @icd
- * @icd: the class device being unregistered
+ * iio_dma_revoke_all - take the buffers of @icd away from user space
+ * @icd: the class device being unregistered (revoked: no dma_request can
+ *	add a buffer any more)
  *
- * Waits for the file operations and faults in progress on every
- * dmaK/buffer and zaps its user mappings (sysfs does both when the file
- * is removed), then frees the memory.  The stub has stopped the device's
- * DMA before.
+ * Deletes each buffer's device: sysfs waits for the file operations and
+ * faults in progress on dmaK/buffer and zaps its user mappings, and open
+ * files fail with ENODEV from then on.  The memory stays allocated (the
+ * device may still be doing DMA) until iio_dma_free_all().  Doing it twice
+ * is harmless.
  */
-void iio_dma_del_all(struct iio_class_dev *icd)
+void iio_dma_revoke_all(struct iio_class_dev *icd)
 {
 	int i;
 
@@ -330,10 +333,31 @@ void iio_dma_del_all(struct iio_class_dev *icd)
 	for (i = IIO_DMA_MAX - 1; i >= 0; i--) {
 		struct iio_dma_buffer *buffer = icd->dma[i];
 
+		if (buffer && device_is_registered(&buffer->dev))
+			device_del(&buffer->dev);
+	}
+	mutex_unlock(&icd->dma_lock);
+}
+
+/**
+ * iio_dma_free_all - free the buffers of @icd
+ * @icd: the class device being unregistered
+ *
+ * Revokes them if that was not done yet, then frees the memory.  The stub
+ * has stopped the device's DMA before (quiesce).
+ */
+void iio_dma_free_all(struct iio_class_dev *icd)
+{
+	int i;
+
+	iio_dma_revoke_all(icd);
+	mutex_lock(&icd->dma_lock);
+	for (i = IIO_DMA_MAX - 1; i >= 0; i--) {
+		struct iio_dma_buffer *buffer = icd->dma[i];
+
 		if (!buffer)
 			continue;
 		icd->dma[i] = NULL;
-		device_del(&buffer->dev);
 		iio_dma_free(buffer);
 		put_device(&buffer->dev);
 	}

@@ -26,7 +26,8 @@
  * destination, 0x90 count, 0x98 command (bit 0 start, bit 1 direction,
  * 1 = edu to RAM, bit 2 interrupt 0x100 on completion), all set from user
  * space with the buffer's bus_addr.  edu drives 28 address bits, which is
- * the DMA mask.  Bus mastering is cleared before the buffer goes away.
+ * the DMA mask.  Bus mastering is on only while a file of the device is
+ * open (in_use), and cleared before the buffer goes away (quiesce).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -38,6 +39,7 @@
 #include <linux/string.h>
 
 #include "iio.h"
+#include "iio_pci.h"
 
 #define EDU_BAR			0
 #define EDU_REG_IRQ_STATUS	0x24
@@ -61,7 +63,8 @@ static irqreturn_t iio_edu_handler(int irq, struct iio_device *idev)
 {
 	u32 status = ioread32(idev->virtaddr + EDU_REG_IRQ_STATUS);
 
-	if (!status)
+	/* 0: another device's interrupt; all ones: the device is gone */
+	if (!status || status == ~0U)
 		return IRQ_NONE;
 	iowrite32(status, idev->virtaddr + EDU_REG_IRQ_ACK);
 	return IRQ_HANDLED;
@@ -81,6 +84,32 @@ static ssize_t iio_edu_event_write(struct iio_device *idev, const void *buf,
 	return sizeof(val);
 }
 
+/* Bus mastering (DMA, and MSI, a memory write) only while in use. */
+static void iio_edu_in_use(struct iio_device *idev, bool used)
+{
+	struct pci_dev *pdev = idev->priv;
+
+	if (used)
+		pci_set_master(pdev);
+	else
+		pci_clear_master(pdev);
+}
+
+/*
+ * User space can no longer reach the device: INTx masked in the device
+ * (before the framework frees the interrupt, so that an interrupt raised
+ * from now on, a DMA completing, say, cannot hold a shared line), no more
+ * DMA, a reset where there is one (edu has none).
+ */
+static void iio_edu_quiesce(struct iio_device *idev)
+{
+	struct pci_dev *pdev = idev->priv;
+
+	pci_intx(pdev, 0);
+	pci_clear_master(pdev);
+	pci_reset_function_locked(pdev);
+}
+
 static int iio_edu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
 	struct iio_device *idev;
@@ -93,6 +122,7 @@ static int iio_edu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ret = pcim_enable_device(pdev);
 	if (ret)
 		return ret;
+	iio_pci_intx_off(pdev);
 	ret = pcim_iomap_regions(pdev, BIT(EDU_BAR), KBUILD_MODNAME);
 	if (ret)
 		return ret;
@@ -102,7 +132,8 @@ static int iio_edu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		if (ret)
 			return ret;
 	}
-	pci_set_master(pdev);
+	/* bus mastering only while user space uses the device (in_use) */
+	pci_clear_master(pdev);
 
 	ret = pci_alloc_irq_vectors(pdev, 1, 1,
 				    msi ? PCI_IRQ_MSI : PCI_IRQ_LEGACY);
@@ -120,6 +151,9 @@ static int iio_edu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	idev->irq_type = threaded ? IIO_THREADED : IIO_EVENT;
 	idev->handler = iio_edu_handler;
 	idev->event_write = iio_edu_event_write;
+	idev->in_use = iio_edu_in_use;
+	idev->quiesce = iio_edu_quiesce;
+	idev->priv = pdev;
 	if (dma_size) {
 		idev->dma_dev = &pdev->dev;
 		idev->dma_size[0] = dma_size;
@@ -133,15 +167,20 @@ static int iio_edu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 
 err_free_vectors:
 	pci_free_irq_vectors(pdev);
+	pci_intx(pdev, 0);
 	return ret;
 }
 
+/*
+ * iio_unregister_device() quiesces the device (iio_edu_quiesce()) before it
+ * frees the interrupt and the DMA buffer.  Turning MSI off turns INTx back
+ * on in the device (pci_intx_for_msi()): masked again.
+ */
 static void iio_edu_remove(struct pci_dev *pdev)
 {
-	/* no DMA into the buffer once the framework may free it */
-	pci_clear_master(pdev);
 	iio_unregister_device(pci_get_drvdata(pdev));
 	pci_free_irq_vectors(pdev);
+	pci_intx(pdev, 0);
 }
 
 static const struct pci_device_id iio_edu_ids[] = {

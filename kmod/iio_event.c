@@ -192,17 +192,28 @@ int iio_event_start(struct iio_class_dev *icd, struct iio_device *idev)
 	return ret;
 }
 
-/* Called with info_lock held for writing: no event_write can re-arm. */
-void iio_event_stop(struct iio_class_dev *icd, struct iio_device *idev)
+/*
+ * The timer modes' source stops for good.  Called with info_lock held for
+ * writing: no event_write can re-arm it.
+ */
+void iio_event_stop(struct iio_class_dev *icd)
 {
-	if (icd->irq_requested)
-		free_irq(idev->irq, idev);
-	icd->irq_requested = false;
 	mutex_lock(&icd->timer_lock);
 	icd->stopped = true;
 	WRITE_ONCE(icd->period, 0);
 	hrtimer_cancel(&icd->timer);
 	mutex_unlock(&icd->timer_lock);
+}
+
+/*
+ * The interrupt goes: after revocation and after the stub's quiesce, so
+ * that a device still asserting INTx is masked in the device first.
+ */
+void iio_event_free_irq(struct iio_class_dev *icd, struct iio_device *idev)
+{
+	if (icd->irq_requested)
+		free_irq(idev->irq, idev);
+	icd->irq_requested = false;
 }
 
 /* icd->info is NULL now: wake everyone so they see it. */
@@ -344,6 +355,7 @@ static int iio_event_open(struct inode *inode, struct file *filp)
 	l->vector = vector;
 	l->seen = atomic_read(&l->q->count);
 	atomic_inc(&l->q->listeners);
+	iio_use_get(icd);
 	filp->private_data = l;
 	/* no position: pread and pwrite fail with ESPIPE, as lseek does */
 	return stream_open(inode, filp);
@@ -362,6 +374,7 @@ static int iio_event_release(struct inode *inode, struct file *filp)
 
 	atomic_dec(&l->q->listeners);
 	kfree(l);
+	iio_use_put(icd);
 	iio_class_dev_put(icd);
 	return 0;
 }

@@ -58,6 +58,8 @@ struct iio_event_queue {
  * @dma:	the DMA buffers, children of @dev; NULL where absent
  * @dma_lock:	serialises adding and deleting the buffers of @dma
  * @dma_user_size: bytes of the buffers user space added
+ * @use_lock:	serialises @users and the stub's in_use calls
+ * @users:	open files of the region and event nodes
  */
 struct iio_class_dev {
 	struct device dev;
@@ -83,6 +85,8 @@ struct iio_class_dev {
 	struct iio_dma_buffer *dma[IIO_DMA_MAX];
 	struct mutex dma_lock;		/* protects dma, dma_user_size */
 	size_t dma_user_size;
+	struct mutex use_lock;		/* protects users */
+	unsigned int users;
 };
 
 #define to_iio_class_dev(d) container_of(d, struct iio_class_dev, dev)
@@ -99,6 +103,8 @@ struct iio_class_dev *iio_class_dev_get(unsigned int minor);
 struct iio_class_dev *iio_event_dev_get(struct inode *inode,
 					unsigned int *vector);
 void iio_class_dev_put(struct iio_class_dev *icd);
+void iio_use_get(struct iio_class_dev *icd);
+void iio_use_put(struct iio_class_dev *icd);
 
 /* iio_dev.c */
 extern const struct file_operations iio_fops;
@@ -109,7 +115,8 @@ int iio_window(const struct iio_device *idev, unsigned int kind,
 struct iio_dma_buffer;
 int iio_dma_validate(const struct iio_device *idev);
 int iio_dma_add_all(struct iio_class_dev *icd, struct iio_device *idev);
-void iio_dma_del_all(struct iio_class_dev *icd);
+void iio_dma_revoke_all(struct iio_class_dev *icd);
+void iio_dma_free_all(struct iio_class_dev *icd);
 int iio_dma_request(struct iio_class_dev *icd, struct iio_device *idev,
 		    size_t size);
 
@@ -118,7 +125,8 @@ extern const struct file_operations iio_event_fops;
 bool iio_has_event_source(const struct iio_device *idev);
 void iio_event_init(struct iio_class_dev *icd);
 int iio_event_start(struct iio_class_dev *icd, struct iio_device *idev);
-void iio_event_stop(struct iio_class_dev *icd, struct iio_device *idev);
+void iio_event_stop(struct iio_class_dev *icd);
+void iio_event_free_irq(struct iio_class_dev *icd, struct iio_device *idev);
 void iio_event_revoke(struct iio_class_dev *icd);
 
 #endif /* _IIO_INTERNAL_H_ */

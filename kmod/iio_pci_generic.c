@@ -52,6 +52,7 @@
 #include <linux/string.h>
 
 #include "iio.h"
+#include "iio_pci.h"
 
 static bool msi;
 module_param(msi, bool, 0444);
@@ -123,6 +124,9 @@ struct iio_pci_vector {
  *		set, interrupts on the (shared) line are not ours
  * @irq_enabled: MSI only: the vector is enabled
  * @removing:	unbinding: the event device no longer masks or unmasks
+ * @users:	how many of @bars are in use (their files open): bus
+ *		mastering is on while there are any
+ * @subpage:	the reservations of the rest of sub-page BARs' last pages
  */
 struct iio_pci_generic {
 	struct pci_dev *pdev;
@@ -131,11 +135,13 @@ struct iio_pci_generic {
 	enum iio_pci_irq_mode mode;
 	unsigned int nr_vectors;
 	struct iio_pci_vector vectors[IIO_MAX_VECTORS];
-	struct mutex irq_lock;	/* protects irq_enabled, removing */
+	struct mutex irq_lock;	/* protects irq_enabled, removing, users */
 	spinlock_t intx_lock;	/* protects intx_masked */
 	bool intx_masked;
 	bool irq_enabled;
 	bool removing;
+	unsigned int users;
+	struct resource *subpage[PCI_STD_NUM_BARS];
 };
 
 /* Interrupts from an MSI or MSI-X vector: edge-triggered, nothing masked. */
@@ -145,23 +151,57 @@ static bool iio_pci_generic_uses_msi(const struct iio_pci_generic *gdev)
 }
 
 /*
- * pci_check_and_mask_intx() reports a pending interrupt even when INTx is
- * already masked, so a masked device must not claim the shared line: an
- * interrupt of another device there would count as ours.
+ * The device's interrupt status bit says whether the shared line is ours;
+ * if so, INTx is masked in the device until user space unmasks it.  A
+ * masked device must not claim the line (its status bit stays set while an
+ * interrupt of another device there arrives), and neither must a device
+ * that is gone (config space reads all ones).  Every change of PCI_COMMAND
+ * by this driver happens under intx_lock.
  */
 static irqreturn_t iio_pci_generic_intx(int irq, struct iio_device *idev)
 {
 	struct iio_pci_bar *bar = container_of(idev, struct iio_pci_bar, idev);
 	struct iio_pci_generic *gdev = bar->gdev;
 	irqreturn_t ret = IRQ_NONE;
+	u32 cmd_status;
 
 	spin_lock(&gdev->intx_lock);
-	if (!gdev->intx_masked && pci_check_and_mask_intx(gdev->pdev)) {
-		gdev->intx_masked = true;
-		ret = IRQ_HANDLED;
-	}
+	if (gdev->intx_masked ||
+	    pci_read_config_dword(gdev->pdev, PCI_COMMAND, &cmd_status) ||
+	    PCI_POSSIBLE_ERROR(cmd_status) ||
+	    !((cmd_status >> 16) & PCI_STATUS_INTERRUPT))
+		goto out;
+	pci_write_config_word(gdev->pdev, PCI_COMMAND,
+			      (u16)cmd_status | PCI_COMMAND_INTX_DISABLE);
+	gdev->intx_masked = true;
+	ret = IRQ_HANDLED;
+out:
 	spin_unlock(&gdev->intx_lock);
 	return ret;
+}
+
+/* INTx on or off in the device, and the handler told. */
+static void iio_pci_generic_set_intx(struct iio_pci_generic *gdev, bool on)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&gdev->intx_lock, flags);
+	gdev->intx_masked = !on;
+	pci_intx(gdev->pdev, on);
+	spin_unlock_irqrestore(&gdev->intx_lock, flags);
+}
+
+/* Bus mastering on or off: under intx_lock, as the handler's masking. */
+static void iio_pci_generic_set_master(struct iio_pci_generic *gdev, bool on)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&gdev->intx_lock, flags);
+	if (on)
+		pci_set_master(gdev->pdev);
+	else
+		pci_clear_master(gdev->pdev);
+	spin_unlock_irqrestore(&gdev->intx_lock, flags);
 }
 
 static irqreturn_t iio_pci_generic_msi(int irq, struct iio_device *idev)
@@ -188,12 +228,7 @@ static ssize_t iio_pci_generic_event_write(struct iio_device *idev,
 		return -EIO;
 	}
 	if (!iio_pci_generic_uses_msi(gdev)) {
-		unsigned long flags;
-
-		spin_lock_irqsave(&gdev->intx_lock, flags);
-		gdev->intx_masked = !val;
-		pci_intx(gdev->pdev, val);
-		spin_unlock_irqrestore(&gdev->intx_lock, flags);
+		iio_pci_generic_set_intx(gdev, val);
 	} else if (gdev->irq_enabled != val) {
 		if (val)
 			enable_irq(idev->irq);
@@ -308,20 +343,46 @@ static struct attribute *iio_pci_generic_attrs[] = {
 };
 ATTRIBUTE_GROUPS(iio_pci_generic);
 
-static void iio_pci_generic_unregister(struct iio_pci_generic *gdev)
+/*
+ * Bus mastering is on while any BAR's device is in use: user space drives
+ * the device then, and DMA and MSI (a memory write) need it.  Not on a
+ * device without DMA buffers (dma_max=0) that uses INTx.
+ */
+static void iio_pci_generic_in_use(struct iio_device *idev, bool used)
 {
-	/* free_irq() of the framework wants the MSI vector enabled */
+	struct iio_pci_bar *bar = container_of(idev, struct iio_pci_bar, idev);
+	struct iio_pci_generic *gdev = bar->gdev;
+
+	mutex_lock(&gdev->irq_lock);
+	if (used ? !gdev->users++ : !--gdev->users) {
+		if (!used || dma_max || iio_pci_generic_uses_msi(gdev))
+			iio_pci_generic_set_master(gdev, used);
+	}
+	mutex_unlock(&gdev->irq_lock);
+}
+
+/*
+ * The device of the lowest BAR is unregistered last, once user space can
+ * reach none of them: silence the function before its interrupt is freed
+ * and its DMA buffers go.
+ */
+static void iio_pci_generic_quiesce(struct iio_device *idev)
+{
+	struct iio_pci_bar *bar = container_of(idev, struct iio_pci_bar, idev);
+	struct iio_pci_generic *gdev = bar->gdev;
+
 	mutex_lock(&gdev->irq_lock);
 	gdev->removing = true;
-	if (iio_pci_generic_uses_msi(gdev) && !gdev->irq_enabled &&
-	    gdev->nr_bars)
-		enable_irq(gdev->bars[0].idev.irq);
+	/* free_irq() of the framework wants the MSI vector enabled */
+	if (iio_pci_generic_uses_msi(gdev) && !gdev->irq_enabled)
+		enable_irq(idev->irq);
 	gdev->irq_enabled = true;
 	mutex_unlock(&gdev->irq_lock);
 
-	/* the vectors feed the first BAR's device: stop them first, and DMA */
+	/* a line the device still asserts is released here, not after */
+	iio_pci_generic_set_intx(gdev, false);
 	iio_pci_generic_free_vectors(gdev);
-	pci_clear_master(gdev->pdev);
+	iio_pci_generic_set_master(gdev, false);
 	/*
 	 * A device user space left running (an NVMe controller with queues in
 	 * our DMA buffers) may have fetched addresses before bus mastering
@@ -331,8 +392,93 @@ static void iio_pci_generic_unregister(struct iio_pci_generic *gdev)
 	 * their state (-ENOTTY), as with uio_pci_generic.
 	 */
 	pci_reset_function_locked(gdev->pdev);
+}
+
+/*
+ * Every BAR's device away from user space first (no access to a device in
+ * reset), then each unregistered, the lowest last (its quiesce silences
+ * the function); then MSI or MSI-X off, which turns INTx back on in the
+ * device (pci_intx_for_msi()): masked again, so that an interrupt the
+ * device raises later cannot hold a shared line.
+ */
+static void iio_pci_generic_unregister(struct iio_pci_generic *gdev)
+{
+	int i;
+
+	for (i = 0; i < gdev->nr_bars; i++)
+		iio_revoke_device(&gdev->bars[i].idev);
 	while (gdev->nr_bars)
 		iio_unregister_device(&gdev->bars[--gdev->nr_bars].idev);
+	if (iio_pci_generic_uses_msi(gdev))
+		pci_free_irq_vectors(gdev->pdev);
+	iio_pci_generic_set_intx(gdev, false);
+	for (i = 0; i < PCI_STD_NUM_BARS; i++) {
+		if (gdev->subpage[i]) {
+			release_resource(gdev->subpage[i]);
+			kfree(gdev->subpage[i]);
+			gdev->subpage[i] = NULL;
+		}
+	}
+}
+
+/*
+ * While MSI-X is in use, its table and PBA are the kernel's: user space may
+ * read them but not write or map them (iio_device.reserved).
+ */
+static void iio_pci_generic_reserve_msix(struct iio_pci_generic *gdev,
+					 int bar, struct iio_device *idev)
+{
+	struct pci_dev *pdev = gdev->pdev;
+	unsigned int entries, n = 0;
+	u32 table, pba;
+	u16 flags;
+
+	if (gdev->mode != IIO_PCI_IRQ_MSIX)
+		return;
+	pci_read_config_word(pdev, pdev->msix_cap + PCI_MSIX_FLAGS, &flags);
+	pci_read_config_dword(pdev, pdev->msix_cap + PCI_MSIX_TABLE, &table);
+	pci_read_config_dword(pdev, pdev->msix_cap + PCI_MSIX_PBA, &pba);
+	entries = (flags & PCI_MSIX_FLAGS_QSIZE) + 1;
+	if ((table & PCI_MSIX_TABLE_BIR) == bar) {
+		idev->reserved[n].offset = table & PCI_MSIX_TABLE_OFFSET;
+		idev->reserved[n++].len = entries * PCI_MSIX_ENTRY_SIZE;
+	}
+	if ((pba & PCI_MSIX_PBA_BIR) == bar) {
+		idev->reserved[n].offset = pba & PCI_MSIX_PBA_OFFSET;
+		idev->reserved[n].len = DIV_ROUND_UP(entries, 64) * 8;
+	}
+}
+
+/*
+ * A memory BAR smaller than a page may be mapped only if nothing else can
+ * live in the rest of its page: reserve that (as vfio-pci does).  A BAR
+ * that does not start a page, or whose page is shared already, is not
+ * mappable (iio_device.page_reserved stays false).
+ */
+static void iio_pci_generic_reserve_page(struct iio_pci_generic *gdev,
+					 int bar, struct iio_device *idev)
+{
+	struct resource *res = &gdev->pdev->resource[bar];
+	struct resource *rest;
+
+	if (!(res->flags & IORESOURCE_MEM) || resource_size(res) >= PAGE_SIZE ||
+	    !PAGE_ALIGNED(res->start) || !res->parent)
+		return;
+	rest = kzalloc(sizeof(*rest), GFP_KERNEL);
+	if (!rest)
+		return;
+	rest->name = "iio_pci_generic sub-page reserved";
+	rest->start = res->end + 1;
+	rest->end = res->start + PAGE_SIZE - 1;
+	rest->flags = res->flags;
+	if (request_resource(res->parent, rest)) {
+		pci_info(gdev->pdev, "BAR %d shares its page: not mappable\n",
+			 bar);
+		kfree(rest);
+		return;
+	}
+	gdev->subpage[bar] = rest;
+	idev->page_reserved = true;
 }
 
 static int iio_pci_generic_probe(struct pci_dev *pdev,
@@ -352,13 +498,18 @@ static int iio_pci_generic_probe(struct pci_dev *pdev,
 	ret = pcim_enable_device(pdev);
 	if (ret)
 		return ret;
+	iio_pci_intx_off(pdev);
 	ret = dma_set_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(dma_bits));
 	if (ret)
 		return ret;
-	pci_set_master(pdev);
+	/* bus mastering only while user space uses the device (in_use) */
+	iio_pci_generic_set_master(gdev, false);
 	ret = iio_pci_generic_irq(gdev, &irq);
 	if (ret)
 		return ret;
+	/* an earlier unbind left INTx masked in the device */
+	if (gdev->mode == IIO_PCI_IRQ_INTX)
+		iio_pci_generic_set_intx(gdev, true);
 	pci_set_drvdata(pdev, gdev);
 
 	for (i = 0; i < PCI_STD_NUM_BARS; i++) {
@@ -382,6 +533,11 @@ static int iio_pci_generic_probe(struct pci_dev *pdev,
 		idev->size = pci_resource_len(pdev, i);
 		if (flags & IORESOURCE_MEM)
 			idev->virtaddr = pcim_iomap_table(pdev)[i];
+		idev->in_use = iio_pci_generic_in_use;
+		iio_pci_generic_reserve_msix(gdev, i, idev);
+		iio_pci_generic_reserve_page(gdev, i, idev);
+		if (!gdev->nr_bars)
+			idev->quiesce = iio_pci_generic_quiesce;
 		if (!gdev->nr_bars && irq != IIO_IRQ_NONE) {
 			idev->irq = irq;
 			idev->handler = iio_pci_generic_uses_msi(gdev) ?
@@ -408,18 +564,12 @@ static int iio_pci_generic_probe(struct pci_dev *pdev,
 
 err_unregister:
 	iio_pci_generic_unregister(gdev);
-	if (iio_pci_generic_uses_msi(gdev))
-		pci_free_irq_vectors(pdev);
 	return ret;
 }
 
 static void iio_pci_generic_remove(struct pci_dev *pdev)
 {
-	struct iio_pci_generic *gdev = pci_get_drvdata(pdev);
-
-	iio_pci_generic_unregister(gdev);
-	if (iio_pci_generic_uses_msi(gdev))
-		pci_free_irq_vectors(pdev);
+	iio_pci_generic_unregister(pci_get_drvdata(pdev));
 }
 
 /*

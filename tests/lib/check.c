@@ -68,6 +68,9 @@ static int run_case(const struct check_case *c)
 		close(fds[0]);
 		if (dup2(fds[1], 3) < 0)
 			_exit(2);
+		/* fd 3 is the only writer: a child that closes it holds none */
+		if (fds[1] != 3)
+			close(fds[1]);
 		setpgid(0, 0);
 		alarm(c->timeout_s ? c->timeout_s : 20);
 		c->fn();

@@ -325,3 +325,177 @@ unsigned long long now_ms(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (unsigned long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
+
+/* Added for test_hotplug (issue 18). */
+#include <poll.h>
+#include <termios.h>
+
+#define MONITOR_TTY	"/dev/ttyS4"
+
+/*
+ * qemu/run answers a command line C with "monitor> C", the reply's lines
+ * each after "monitor: ", and "monitor< C".  Lines before "monitor> C"
+ * (the answer to an earlier writer's command that nobody read) are
+ * skipped.
+ */
+const char *qemu_monitor(const char *fmt, ...)
+{
+	static char reply[4096];
+	char cmd[512], line[1024], begin[600], end[600];
+	unsigned long long deadline;
+	struct termios tio;
+	size_t len = 0, rlen = 0;
+	int fd, in = 0;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	if (strchr(cmd, '\n'))
+		FAIL("monitor command \"%s\" has a newline", cmd);
+	snprintf(begin, sizeof(begin), "monitor> %s", cmd);
+	snprintf(end, sizeof(end), "monitor< %s", cmd);
+	fd = open(MONITOR_TTY, O_RDWR | O_NOCTTY);
+	if (fd < 0)
+		FAIL("open " MONITOR_TTY ": %s (not booted by qemu/run?)",
+		     strerror(errno));
+	if (tcgetattr(fd, &tio))
+		FAIL("tcgetattr " MONITOR_TTY ": %s", strerror(errno));
+	cfmakeraw(&tio);
+	if (tcsetattr(fd, TCSANOW, &tio))
+		FAIL("tcsetattr " MONITOR_TTY ": %s", strerror(errno));
+	tcflush(fd, TCIFLUSH);
+	snprintf(line, sizeof(line), "%s\n", cmd);
+	if (write(fd, line, strlen(line)) != (ssize_t)strlen(line))
+		FAIL("write " MONITOR_TTY ": %s", strerror(errno));
+	reply[0] = 0;
+	deadline = now_ms() + 30000;
+	for (;;) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		unsigned long long now = now_ms();
+		char c;
+
+		if (now >= deadline || poll(&pfd, 1, (int)(deadline - now)) != 1)
+			FAIL("no answer from the monitor to \"%s\" within 30 s",
+			     cmd);
+		if (read(fd, &c, 1) != 1)
+			FAIL("read " MONITOR_TTY ": %s", strerror(errno));
+		if (c != '\n') {
+			if (len < sizeof(line) - 1)
+				line[len++] = c;
+			continue;
+		}
+		line[len] = 0;
+		len = 0;
+		if (!strcmp(line, begin)) {
+			in = 1;
+			rlen = 0;
+			reply[0] = 0;
+		} else if (in && !strcmp(line, end)) {
+			break;
+		} else if (in && !strncmp(line, "monitor: ", 9)) {
+			rlen += snprintf(reply + rlen, sizeof(reply) - rlen,
+					 "%s%s", rlen ? "\n" : "", line + 9);
+			if (rlen >= sizeof(reply))
+				rlen = sizeof(reply) - 1;
+		}
+	}
+	close(fd);
+	return reply;
+}
+
+int wait_path(const char *path, int present, unsigned int ms)
+{
+	unsigned long long deadline = now_ms() + ms;
+
+	while (!path_exists(path) == !!present) {
+		if (now_ms() >= deadline)
+			return -1;
+		msleep(10);
+	}
+	return 0;
+}
+
+void wait_sleeping_in(pid_t pid, long nr, unsigned int ms)
+{
+	unsigned long long deadline = now_ms() + ms;
+	char path[64], text[512], state = '?';
+	long got = -2;
+
+	for (;;) {
+		FILE *f;
+		char *p;
+
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+		f = fopen(path, "r");
+		if (!f)
+			FAIL("process %d ended (waiting for it to block)", (int)pid);
+		p = fgets(text, sizeof(text), f) ? strrchr(text, ')') : NULL;
+		fclose(f);
+		state = p && p[1] == ' ' ? p[2] : '?';
+		snprintf(path, sizeof(path), "/proc/%d/syscall", (int)pid);
+		f = fopen(path, "r");
+		if (!f || fscanf(f, "%ld", &got) != 1)
+			got = -2;	/* "running" has no number */
+		if (f)
+			fclose(f);
+		if (state == 'Z')
+			FAIL("process %d ended (waiting for it to block)", (int)pid);
+		if (state == 'S' && got == nr)
+			return;
+		if (now_ms() >= deadline)
+			FAIL("process %d not asleep in syscall %ld within %u ms (state %c, syscall %ld)",
+			     (int)pid, nr, ms, state, got);
+		msleep(10);
+	}
+}
+
+#include <linux/netlink.h>
+#include <sys/socket.h>
+
+int uevent_socket(void)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = 1 };
+	int sock = MUST(socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC,
+			       NETLINK_KOBJECT_UEVENT));
+
+	MUST(bind(sock, (struct sockaddr *)&sa, sizeof(sa)));
+	return sock;
+}
+
+int wait_iio_added(int sock, const char *parent, unsigned int ms)
+{
+	unsigned long long deadline = now_ms() + ms;
+	char msg[4096], want[128];
+	const char *p;
+
+	/* "add@/devices/pci0000:00/0000:00:1c.0/iio/iio5" */
+	snprintf(want, sizeof(want), "/%s/iio/iio", parent);
+	for (;;) {
+		struct pollfd pfd = { .fd = sock, .events = POLLIN };
+		unsigned long long now = now_ms();
+		ssize_t n;
+
+		if (now >= deadline ||
+		    poll(&pfd, 1, (int)(deadline - now)) != 1)
+			FAIL("no ADD uevent of an iio device of %s within %u ms",
+			     parent, ms);
+		n = MUST(recv(sock, msg, sizeof(msg) - 1, 0));
+		msg[n] = 0;
+		p = strstr(msg, want);
+		if (!strncmp(msg, "add@", 4) && p &&
+		    !strchr(p + strlen(want), '/'))
+			return atoi(p + strlen(want));
+	}
+}
+
+void pci_generic_reload(const char *params)
+{
+	int err = module_unload("iio_pci_generic");
+
+	if (err && err != ENOENT)
+		FAIL("rmmod iio_pci_generic: %s", strerror(err));
+	err = module_load("iio_pci_generic", params);
+	if (err)
+		FAIL("insmod iio_pci_generic.ko %s: %s", params, strerror(err));
+}

@@ -4,6 +4,7 @@
 #define IIO_TEST_H
 
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "../../kmod/iio_uapi.h"
 #include "check.h"
@@ -57,5 +58,37 @@ unsigned long long meminfo_kb(const char *key);
 unsigned long long iio_numbers(void);
 /* CLOCK_MONOTONIC in ms */
 unsigned long long now_ms(void);
+
+/*
+ * Added for test_hotplug (issue 18).
+ */
+/*
+ * Run one command on QEMU's human monitor through the port qemu/run
+ * forwards to it (/dev/ttyS4, see qemu/run): "device_add edu,id=x,
+ * addr=0x1c", "device_del x".  Returns the monitor's reply, one line per
+ * line ("" when it printed nothing, as device_add and device_del do when
+ * all went well; static buffer); fails the case if no answer comes within
+ * 30 s.
+ */
+const char *qemu_monitor(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+/* wait up to @ms for @path to exist (@present) or not: 0, or -1 on timeout */
+int wait_path(const char *path, int present, unsigned int ms);
+/*
+ * Wait up to @ms until process @pid sleeps in system call @nr (SYS_read,
+ * SYS_poll: /proc/PID/stat says S and /proc/PID/syscall names @nr);
+ * fails the case otherwise, or if it ended.
+ */
+void wait_sleeping_in(pid_t pid, long nr, unsigned int ms);
+/* rmmod iio_pci_generic (if loaded) and insmod it with @params; fails the case on error */
+void pci_generic_reload(const char *params);
+/* a socket of the kernel's uevents: open it before what sends them */
+int uevent_socket(void);
+/*
+ * Wait up to @ms on @sock for the ADD uevent of an iio device whose
+ * parent device is @parent ("0000:00:1c.0"; it comes once every node can
+ * be opened, see iio(4)): its number.  Fails the case on timeout.
+ */
+int wait_iio_added(int sock, const char *parent, unsigned int ms);
 
 #endif
