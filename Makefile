@@ -3,6 +3,8 @@
 #   make          modules, guest test programs, kernel image, initramfs
 #   make check    every test; ends with "N passed, N failed"
 #   make demo     boots the guest and shows the framework at work
+#   make check-debug   the guest suite and a short stress run under the
+#                 debug kernel (make debug-kernel: lockdep, KASAN ...)
 #   make deps     installs the Debian packages the project needs (as root)
 #   make install  iioctl, the man pages and the completions, into
 #                 $(DESTDIR)$(PREFIX) (PREFIX=/usr/local); make uninstall
@@ -59,6 +61,9 @@ man: deps
 -include tests/widths/widths.mk
 # tests/mutants/mutants.mk: make mutate, the mutation score of the suite.
 -include tests/mutants/mutants.mk
+# qemu/debug-kernel.mk: make debug-kernel (lockdep, KASAN, UBSAN, KFENCE,
+# debug objects) and make check-debug, the guest suite under it.
+-include qemu/debug-kernel.mk
 
 deps:
 	@missing=$$(for p in $(DEB_PACKAGES); do \
