@@ -112,6 +112,23 @@ static void reg64(volatile uint32_t *regs, unsigned int off, uint64_t val)
 }
 
 /*
+ * Start a DMA of edu (iio device @nr) from its own memory into its DMA
+ * buffer 0 that interrupts when done (edu takes 100 ms for it).
+ */
+static void edu_dma_start(int nr)
+{
+	volatile uint32_t *regs = map_region(nr, 4096);
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/class/iio/iio%d/dma0/bus_addr", nr);
+	reg64(regs, EDU_DMA_SRC, EDU_DMA_BUF);
+	reg64(regs, EDU_DMA_DST, read_num(path));
+	reg64(regs, EDU_DMA_COUNT, 2048);
+	reg64(regs, EDU_DMA_CMD, EDU_DMA_START | EDU_DMA_TO_RAM | EDU_DMA_IRQ);
+	munmap((void *)regs, 4096);
+}
+
+/*
  * Wait up to 5 s for edu's DMA to end (its command's start bit clears),
  * then acknowledge whatever interrupt status is left: the DMA's, if the
  * driver had let go before it completed (iio_edu's handler acknowledges it
@@ -270,22 +287,15 @@ static void intx_masked_after_unbind(void)
 {
 	volatile uint32_t *gregs, *eregs, *raw;
 	int gnr, enr, efd;
-	uint64_t bus;
-	char path[128];
 
 	pci_generic_reload("dma_bits=28");
 	bind(EDU_PCI);
 	gnr = pci_bar_nr(EDU_PCI, 0);
 	enr = iio_edu_sharing(gnr);
 	EXPECT_EQ(write_text(iio_attr_path(gnr, "dma_request"), "4096"), 0);
-	snprintf(path, sizeof(path), "/sys/class/iio/iio%d/dma0/bus_addr", gnr);
-	bus = read_num(path);
-
+	/* held open: bus mastering stays on until the unbind */
 	gregs = map_region(gnr, 4096);
-	reg64(gregs, EDU_DMA_SRC, EDU_DMA_BUF);
-	reg64(gregs, EDU_DMA_DST, bus);
-	reg64(gregs, EDU_DMA_COUNT, 2048);
-	reg64(gregs, EDU_DMA_CMD, EDU_DMA_START | EDU_DMA_TO_RAM | EDU_DMA_IRQ);
+	edu_dma_start(gnr);
 	unbind(EDU_PCI);	/* edu's DMA takes 100 ms: still in flight */
 	munmap((void *)gregs, 4096);
 	EXPECT(pci_command(EDU_PCI) & COMMAND_INTX_DISABLE);
@@ -312,23 +322,17 @@ static void intx_masked_after_unbind(void)
 static void intx_masked_after_rmmod(void)
 {
 	volatile uint32_t *gregs, *eregs, *raw;
-	char path[128], edu_pci[32];
-	uint64_t bus;
+	char edu_pci[32];
 	int gnr, enr, efd;
 
 	bind(EDU_PCI);
 	gnr = pci_bar_nr(EDU_PCI, 0);
 	enr = iio_edu_sharing(gnr);
 	snprintf(edu_pci, sizeof(edu_pci), "%s", iio_pci(enr));
-	snprintf(path, sizeof(path), "/sys/class/iio/iio%d/dma0/bus_addr", enr);
-	bus = read_num(path);
-	eregs = map_region(enr, 4096);
-	reg64(eregs, EDU_DMA_SRC, EDU_DMA_BUF);
-	reg64(eregs, EDU_DMA_DST, bus);
-	reg64(eregs, EDU_DMA_COUNT, 2048);
-	reg64(eregs, EDU_DMA_CMD, EDU_DMA_START | EDU_DMA_TO_RAM | EDU_DMA_IRQ);
-	munmap((void *)eregs, 4096);
+	eregs = map_region(enr, 4096);	/* bus mastering on until rmmod */
+	edu_dma_start(enr);
 	EXPECT_EQ(module_unload("iio_edu"), 0);
+	munmap((void *)eregs, 4096);
 	EXPECT(pci_command(edu_pci) & COMMAND_INTX_DISABLE);
 
 	raw = map_resource0(edu_pci);
