@@ -250,6 +250,24 @@ uint64_t parse_duration_or_die(const char *s, const char *what)
 	return ns;
 }
 
+void check_format_or_die(const char *fmt, const char *convs)
+{
+	char use[64] = "";
+	const char *p;
+	size_t i, n = strlen(convs);
+
+	for (p = strchr(fmt, '%'); p; p = strchr(p + 2, '%'))
+		if (!p[1] || !strchr(convs, p[1]))
+			break;
+	if (!p)
+		return;
+	for (i = 0; i < n; i++)
+		snprintf(use + strlen(use), sizeof(use) - strlen(use), "%s%%%c",
+			 !i ? "" : i == n - 1 ? " or " : ", ", convs[i]);
+	die(IIOCTL_EUSAGE, "unknown conversion '%%%.1s' in format (use %s)",
+	    p + 1, use);
+}
+
 unsigned parse_width_or_die(const char *s)
 {
 	uint64_t w;

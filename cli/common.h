@@ -98,6 +98,11 @@ void parse_value_mask_or_die(const char *value_arg, const char *mask_arg,
 /* An access width: 1, 2, 4 or 8. */
 unsigned parse_width_or_die(const char *s);
 /*
+ * A --format string whose every %X has X in @convs (which ends in '%');
+ * dies with "unknown conversion '%X' in format (use %a, %b or %%)".
+ */
+void check_format_or_die(const char *fmt, const char *convs);
+/*
  * A duration: seconds with an optional fraction ("0.5") or a number with
  * a unit ns, us, ms, s, m ("250ms", "1.5s").  Returns NULL or an error.
  */

@@ -24,16 +24,6 @@ static void on_sigint(int sig)
 	interrupted = 1;
 }
 
-static void check_format(const char *fmt)
-{
-	const char *p;
-
-	for (p = strchr(fmt, '%'); p; p = strchr(p + 2, '%'))
-		if (!p[1] || !strchr("cntT%", p[1]))
-			die(IIOCTL_EUSAGE, "unknown conversion '%%%.1s' in format (use %%c, %%n, %%t, %%T or %%%%)",
-			    p + 1);
-}
-
 static void print_event(const char *fmt, uint32_t count, uint32_t new)
 {
 	const char *p;
@@ -102,7 +92,7 @@ static int do_wait_events(int argc, const char **argv)
 		timeout = parse_duration_or_die(timeout_arg, "timeout");
 		timeout_ns = timeout;
 	}
-	check_format(fmt);
+	check_format_or_die(fmt, "cntT%");
 	if (vector_arg) {
 		vector = (unsigned)parse_u64_or_die(vector_arg, "vector", 0,
 						    DEVICE_VECTORS_MAX - 1);

@@ -13,16 +13,6 @@
 #define DEFAULT_FORMAT "%t %r %o -> %n"
 #define DEFAULT_INTERVAL_NS 10000000ULL	/* 10ms */
 
-static void check_format(const char *fmt)
-{
-	const char *p;
-
-	for (p = strchr(fmt, '%'); p; p = strchr(p + 2, '%'))
-		if (!p[1] || !strchr("tTron%", p[1]))
-			die(IIOCTL_EUSAGE, "unknown conversion '%%%.1s' in format (use %%t, %%T, %%r, %%o, %%n or %%%%)",
-			    p + 1);
-}
-
 static void print_change(const char *fmt, uint64_t offset, unsigned width,
 			 uint64_t old, uint64_t new)
 {
@@ -102,7 +92,7 @@ static int do_watch(int argc, const char **argv)
 	if (count_arg)
 		count = parse_u64_or_die(count_arg, "number of changes", 0,
 					 UINT64_MAX);
-	check_format(fmt);
+	check_format_or_die(fmt, "tTron%");
 	if (iioctl_dry_run) {
 		free(offsets);
 		return IIOCTL_OK;
