@@ -233,8 +233,13 @@ static int do_regs(int argc, const char **argv)
 		{ "names", 0, POPT_ARG_NONE, &names, 0,
 		  "print the names only (REG and REG.FIELD), reading no register",
 		  NULL },
-		{ NULL, 0, POPT_ARG_INCLUDE_TABLE,
-		  (void *)region_popt_options, 0, "Node options:", NULL },
+		/* region_popt_options but --dma: a DMA buffer has no map */
+		{ "in", 0, POPT_ARG_NONE, &region_opts.in, 0,
+		  "use the in window (/dev/iioN_in)", NULL },
+		{ "out", 0, POPT_ARG_NONE, &region_opts.out, 0,
+		  "use the out window (/dev/iioN_out)", NULL },
+		{ "mmap", 0, POPT_ARG_NONE, &region_opts.mmap, 0,
+		  "access through mmap() instead of pread()/pwrite()", NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
@@ -242,8 +247,6 @@ static int do_regs(int argc, const char **argv)
 	region_opts = (struct region_options){ 0 };
 	ctx = parse_options(argc, argv, options, "DEV [REG[.FIELD]]...");
 	region_select(&r, need_arg(ctx, "DEV"));
-	if (r.node == NODE_DMA)
-		die(IIOCTL_EUSAGE, "regs: a DMA buffer has no registers");
 	map = device_regmap(r.dev);
 	if (!map)
 		die(IIOCTL_EUSAGE, "%s has no register map (see iio-regmap(5))",
