@@ -83,7 +83,7 @@ static bool check_name(struct parser *p, const char *what, const char *name)
 		if (!(*c == '_' || (*c >= 'a' && *c <= 'z') ||
 		      (*c >= 'A' && *c <= 'Z') ||
 		      (c > name && *c >= '0' && *c <= '9')))
-			return fail(p, "invalid %s name '%s' (letters, digits and _, not starting with a digit)",
+			return fail(p, "invalid %s name '%.40s' (letters, digits and _, not starting with a digit)",
 				    what, name);
 	return true;
 }
@@ -97,10 +97,10 @@ static bool number(struct parser *p, const char *what, const char *s,
 		return fail(p, "missing %s", what);
 	why = parse_u64(s, 0, max, v);
 	if (why && !strcmp(why, "too large"))
-		return fail(p, "invalid %s '%s': too large (at most 0x%llx)",
+		return fail(p, "invalid %s '%.40s': too large (at most 0x%llx)",
 			    what, s, (unsigned long long)max);
 	if (why)
-		return fail(p, "invalid %s '%s': %s", what, s, why);
+		return fail(p, "invalid %s '%.40s': %s", what, s, why);
 	return true;
 }
 
@@ -137,7 +137,7 @@ static bool parse_register(struct parser *p, char *s)
 	for (i = 0; i < 4 && strcmp(w, accesses[i]); i++)
 		;
 	if (i == 4)
-		return fail(p, "invalid access '%s' (use ro, rw, wo or w1c)",
+		return fail(p, "invalid access '%.40s' (use ro, rw, wo or w1c)",
 			    w);
 	reg.access = (enum regmap_access)i;
 	s += strspn(s, " \t");
