@@ -93,10 +93,13 @@ size_t regmap_dirs(char dirs[][PATH_MAX], size_t max)
 	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (len > 0 && n < max) {
 		exe[len] = '\0';
-		slash = strrchr(exe, '/');
+		slash = strrchr(exe, '/');		/* PREFIX/bin */
+		if (slash)
+			*slash = '\0';
+		slash = strrchr(exe, '/');		/* PREFIX */
 		if (slash) {
 			*slash = '\0';
-			snprintf(dirs[n++], PATH_MAX, "%s/../share/iioctl/maps",
+			snprintf(dirs[n++], PATH_MAX, "%s/share/iioctl/maps",
 				 exe);
 		}
 	}

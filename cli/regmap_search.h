@@ -21,8 +21,8 @@ void regmap_set_dirs(const char *dirs);
 
 /*
  * The folders searched, in order: --maps DIRS or $IIOCTL_MAPS,
- * $XDG_DATA_HOME/iioctl/maps (~/.local/share/iioctl/maps), the program's
- * ../share/iioctl/maps, then DIR/iioctl/maps for each DIR of
+ * $XDG_DATA_HOME/iioctl/maps (~/.local/share/iioctl/maps), PREFIX/share/
+ * iioctl/maps for the program PREFIX/bin/iioctl, then DIR/iioctl/maps for each DIR of
  * $XDG_DATA_DIRS (/usr/local/share:/usr/share).
  */
 size_t regmap_dirs(char dirs[][PATH_MAX], size_t max);
