@@ -111,7 +111,7 @@ static bool parse_register(struct parser *p, char *s)
 	struct regmap *map = p->map;
 	struct regmap_reg reg = { 0 };
 	const char *name = next_word(&s), *w;
-	uint64_t v;
+	uint64_t v = 0;
 	size_t i;
 
 	if (!check_name(p, "register", name))
@@ -171,7 +171,7 @@ static bool parse_field(struct parser *p, char *s)
 	struct regmap_field f = { 0 };
 	const char *name = next_word(&s), *bits;
 	char *colon;
-	uint64_t msb, lsb;
+	uint64_t msb = 0, lsb = 0;
 	size_t i;
 
 	if (!p->map->nregs)
