@@ -88,8 +88,7 @@ struct iio_class_dev {
 	bool stopped;
 	bool irq_requested;
 	struct iio_dma_buffer *dma[IIO_DMA_MAX];
-	struct mutex dma_lock;		/* protects dma, dma_user_size,
-					 * dma_uevents */
+	struct mutex dma_lock;		/* protects dma, dma_* */
 	size_t dma_user_size;
 	bool dma_uevents;
 	struct mutex use_lock;		/* protects users */

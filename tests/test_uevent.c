@@ -75,7 +75,8 @@ static const char *kernel_name(const struct uevent *ev)
  *   SUBSYSTEM=="iio|iio_node", ENV{DEVTYPE}=="iio_user_*", KERNELS==PARENT,
  *     GROUP="iio", MODE="0660"
  *   SUBSYSTEM=="iio_dma", KERNELS==PARENT,
- *     RUN+="/bin/chgrp iio /sys%p/buffer", RUN+="/bin/chmod 0660 /sys%p/buffer"
+ *     RUN+="/bin/chgrp iio /sys%p/buffer",
+ *     RUN+="/bin/chmod 0660 /sys%p/buffer"
  */
 static void apply_rule(const struct uevent *ev, const char *parent)
 {
