@@ -31,7 +31,7 @@
 
 static_assert(IIO_MINORS_USED <= IIO_MINORS_PER_DEVICE);
 
-static dev_t iio_devt;		/* minor 0 of the region of every node */
+static dev_t iio_devt;		/* the first of the minors of all nodes */
 static DEFINE_MUTEX(iio_lock);	/* protects iio_idr */
 static DEFINE_IDR(iio_idr);
 static struct vfsmount *iio_mnt;
@@ -362,7 +362,6 @@ ATTRIBUTE_GROUPS(iio_vector);
  */
 static int iio_node_add(struct iio_class_dev *icd, unsigned int index)
 {
-	unsigned int vector = index - IIO_MINOR_EVENT;
 	struct device *node;
 	int ret;
 
@@ -380,10 +379,11 @@ static int iio_node_add(struct iio_class_dev *icd, unsigned int index)
 		ret = dev_set_name(node, "iio%d_in", icd->nr);
 	else if (index == IIO_MINOR_OUT)
 		ret = dev_set_name(node, "iio%d_out", icd->nr);
-	else if (!vector)
+	else if (index == IIO_MINOR_EVENT)
 		ret = dev_set_name(node, "iio%d_event", icd->nr);
 	else
-		ret = dev_set_name(node, "iio%d_event%u", icd->nr, vector);
+		ret = dev_set_name(node, "iio%d_event%u", icd->nr,
+				   index - IIO_MINOR_EVENT);
 	if (ret)
 		goto err_put;
 	if (index >= IIO_MINOR_EVENT)
