@@ -207,20 +207,25 @@ static const struct vm_operations_struct iio_dma_vm_ops = {
 };
 
 /*
- * The page protection dma_mmap_coherent() would use for @buffer, computed
- * here because the pages are inserted at fault time (see the head) and
- * dma_pgprot() and force_dma_unencrypted() are not exported.  It mirrors
- * 6.1's dma_direct_mmap() and iommu_dma_mmap(): uncached
+ * The page protection dma_mmap_coherent() would give @buffer's mapping.
+ * dma_mmap_coherent() itself cannot be used: in ->mmap it would insert
+ * the pages before kernfs links the VMA to the file, so the zap of
+ * unregistration could miss them (see the head), and from the fault
+ * handler it can BUG (iommu-dma maps its vmalloc'ed pages with
+ * vm_map_pages(), which wants mmap_lock held for writing).  So the pages
+ * are inserted one by one at fault time with this protection, computed
+ * here as dma_pgprot() and force_dma_unencrypted() are not exported.  It
+ * mirrors 6.1's dma_direct_mmap() and iommu_dma_mmap(): uncached
  * (pgprot_dmacoherent()) for a device that is not DMA-coherent; decrypted
  * where dma-direct allocated decrypted memory, which on x86 is
  * force_dma_unencrypted(): an encrypted-memory guest (SEV, TDX), or an SME
  * host when the device's mask cannot carry the encryption bit; iommu-dma
  * does not decrypt.  -ENODEV where that cannot be known: DMA operations
- * other than dma-direct and iommu-dma (AMD GART, Xen), another
- * architecture that decrypts DMA memory, an allocator that cannot mmap
- * (dma_can_mmap()), or memory without a struct page behind its kernel
- * address (a per-device coherent pool, an uncached segment), which the
- * fault handler could not find.
+ * other than dma-direct without translation and iommu-dma with it (AMD
+ * GART, Xen's), another architecture that decrypts DMA memory, an
+ * allocator that cannot mmap (dma_can_mmap()), or memory without a struct
+ * page behind its kernel address (a per-device coherent pool, an uncached
+ * segment), which the fault handler could not find.
  */
 static int iio_dma_pgprot(struct iio_dma_buffer *buffer, pgprot_t *prot)
 {
