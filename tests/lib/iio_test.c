@@ -507,3 +507,36 @@ void pci_generic_reload(const char *params)
 	if (err)
 		FAIL("insmod iio_pci_generic.ko %s: %s", params, strerror(err));
 }
+
+unsigned int kmsg_count(const char *text)
+{
+	unsigned int n = 0;
+	char rec[8192];
+	ssize_t len;
+	int fd;
+
+	fd = MUST(open("/dev/kmsg", O_RDONLY | O_NONBLOCK));
+	for (;;) {
+		char *msg, *end;
+
+		len = read(fd, rec, sizeof(rec) - 1);
+		if (len < 0 && errno == EPIPE)	/* overwritten: the next one */
+			continue;
+		if (len < 0 && errno == EAGAIN)
+			break;
+		if (len < 0)
+			FAIL("read /dev/kmsg: %s", strerror(errno));
+		rec[len] = 0;
+		/* "PRI,SEQ,TIME,FLAGS;TEXT\n" then " KEY=VALUE\n" lines */
+		msg = strchr(rec, ';');
+		if (!msg)
+			continue;
+		end = strchr(++msg, '\n');
+		if (end)
+			*end = 0;
+		if (strstr(msg, text))
+			n++;
+	}
+	close(fd);
+	return n;
+}

@@ -93,4 +93,13 @@ int uevent_socket(void);
  */
 int wait_iio_added(int sock, const char *parent, unsigned int ms);
 
+/*
+ * Added for test_noiommu (issue 19).
+ */
+/*
+ * The number of messages in the kernel log (/dev/kmsg, all of this boot
+ * that the ring still holds) whose text contains @text.
+ */
+unsigned int kmsg_count(const char *text);
+
 #endif
