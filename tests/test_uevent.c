@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_uevent.c - every node and DMA buffer announces itself: ADD and
- * REMOVE uevents with SUBSYSTEM and DEVTYPE (iio(4), DEVICE NUMBERS AND
- * NODES), the ADD of a node once it opens, and the udev rule of iio(4)
+ * REMOVE uevents with SUBSYSTEM and DEVTYPE (iio(4), UEVENTS AND
+ * UDEV), the ADD of a node once it opens, and the udev rule of iio(4)
  * applied by a netlink listener, as udev would, giving group access to
  * one device's nodes and DMA buffers
  */
