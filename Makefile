@@ -95,8 +95,10 @@ initramfs: modules tests cli kernel
 check: all
 	tests/run
 
+# The demo shows edu's DMA buffer: the guest has no IOMMU, so it opts in
+# (iio.enable_unsafe_noiommu_mode, see iio(4)).
 demo: all
-	qemu/run -- /demo/dummy.sh
+	qemu/run --append iio.enable_unsafe_noiommu_mode=1 -- /demo/dummy.sh
 
 # Where the ecosystem looks: man-db's sections under share/man,
 # bash-completion's completionsdir, zsh's fpath (Debian's zsh has

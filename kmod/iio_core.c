@@ -139,6 +139,26 @@ static ssize_t dma_request_store(struct device *dev,
 }
 static DEVICE_ATTR_WO(dma_request);
 
+/* dma_iommu: what confines the device's DMA (iio_dma_policy()) */
+static ssize_t dma_iommu_value(struct iio_class_dev *icd,
+			       struct iio_device *idev, char *buf)
+{
+	static const char * const names[] = {
+		[IIO_DMA_TRANSLATED] = "translated",
+		[IIO_DMA_UNSAFE] = "unsafe",
+		[IIO_DMA_REFUSED] = "refused",
+	};
+
+	return sysfs_emit(buf, "%s\n", names[iio_dma_policy(idev->dma_dev)]);
+}
+
+static ssize_t dma_iommu_show(struct device *dev, struct device_attribute *da,
+			      char *buf)
+{
+	return iio_show(dev, buf, dma_iommu_value);
+}
+static DEVICE_ATTR_RO(dma_iommu);
+
 static struct attribute *iio_attrs[] = {
 	&dev_attr_name.attr,
 	&dev_attr_version.attr,
@@ -154,12 +174,14 @@ static struct attribute *iio_attrs[] = {
 	&dev_attr_irq.attr,
 	&dev_attr_vectors.attr,
 	&dev_attr_dma_request.attr,
+	&dev_attr_dma_iommu.attr,
 	NULL,
 };
 
 /*
  * A window's attributes exist only when the window does; dma_request only
- * where the stub lets user space add DMA buffers.
+ * where the stub lets user space add DMA buffers, dma_iommu where it does
+ * DMA (has a dma_dev).
  */
 static umode_t iio_attr_is_visible(struct kobject *kobj, struct attribute *a,
 				   int n)
@@ -175,6 +197,8 @@ static umode_t iio_attr_is_visible(struct kobject *kobj, struct attribute *a,
 		return idev->write_len ? a->mode : 0;
 	if (a == &dev_attr_dma_request.attr)
 		return idev->dma_user_max ? a->mode : 0;
+	if (a == &dev_attr_dma_iommu.attr)
+		return idev->dma_dev ? a->mode : 0;
 	return a->mode;
 }
 

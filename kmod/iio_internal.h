@@ -113,6 +113,21 @@ int iio_window(const struct iio_device *idev, unsigned int kind,
 
 /* iio_dma.c */
 struct iio_dma_buffer;
+
+/**
+ * enum iio_dma_protection - what keeps a device's DMA to its buffers
+ * @IIO_DMA_TRANSLATED:	an IOMMU translates it: buffers are allowed
+ * @IIO_DMA_UNSAFE:	nothing, and the administrator opted in
+ *			(enable_unsafe_noiommu_mode): buffers are allowed
+ * @IIO_DMA_REFUSED:	nothing: buffers are refused
+ */
+enum iio_dma_protection {
+	IIO_DMA_TRANSLATED,
+	IIO_DMA_UNSAFE,
+	IIO_DMA_REFUSED,
+};
+
+enum iio_dma_protection iio_dma_policy(struct device *dma_dev);
 int iio_dma_validate(const struct iio_device *idev);
 int iio_dma_add_all(struct iio_class_dev *icd, struct iio_device *idev);
 void iio_dma_revoke_all(struct iio_class_dev *icd);

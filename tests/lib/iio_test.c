@@ -634,39 +634,19 @@ void iommu_fault_expect(const char *pci, uint64_t addr)
 	close(fd);
 }
 
-int iommu_fault_wait(const char *pci, uint64_t addr, unsigned int ms)
+unsigned int iommu_fault_wait(const char *pci, uint64_t addr, unsigned int ms)
 {
-	char marker[128], report[128], rec[1024];
 	unsigned long long end = now_ms() + ms;
-	int fd, seen;
-	ssize_t n;
+	unsigned int n;
+	char report[128];
 
-	snprintf(marker, sizeof(marker), FAULT_MARKER, pci,
-		 (unsigned long long)addr);
 	/* DMAR names a device of segment 0 as bus:dev.fn */
 	snprintf(report, sizeof(report), "Request device [%s] fault addr 0x%llx ",
 		 strncmp(pci, "0000:", 5) ? pci : pci + 5,
 		 (unsigned long long)addr);
-	do {
-		/* every record from the start, one per read() */
-		fd = MUST(open("/dev/kmsg", O_RDONLY | O_NONBLOCK));
-		seen = 0;
-		while ((n = read(fd, rec, sizeof(rec) - 1)) > 0 ||
-		       (n < 0 && errno == EPIPE)) {
-			if (n < 0)
-				continue;	/* overwritten records */
-			rec[n] = 0;
-			if (strstr(rec, marker))
-				seen = 1;
-			else if (seen && strstr(rec, report)) {
-				close(fd);
-				return 0;
-			}
-		}
-		close(fd);
+	while (!(n = kmsg_count(report)) && now_ms() < end)
 		msleep(50);
-	} while (now_ms() < end);
-	return -1;
+	return n;
 }
 
 uint8_t *edu_dma_at_canary(int nr, const uint8_t *pattern, uint8_t fill,
@@ -694,4 +674,37 @@ uint8_t *edu_dma_at_canary(int nr, const uint8_t *pattern, uint8_t fill,
 	edu_dma_wait(regs);
 	munmap((void *)regs, 4096);
 	return canary;
+}
+
+unsigned int kmsg_count(const char *text)
+{
+	unsigned int n = 0;
+	char rec[8192];
+	ssize_t len;
+	int fd;
+
+	fd = MUST(open("/dev/kmsg", O_RDONLY | O_NONBLOCK));
+	for (;;) {
+		char *msg, *end;
+
+		len = read(fd, rec, sizeof(rec) - 1);
+		if (len < 0 && errno == EPIPE)	/* overwritten: the next one */
+			continue;
+		if (len < 0 && errno == EAGAIN)
+			break;
+		if (len < 0)
+			FAIL("read /dev/kmsg: %s", strerror(errno));
+		rec[len] = 0;
+		/* "PRI,SEQ,TIME,FLAGS;TEXT\n" then " KEY=VALUE\n" lines */
+		msg = strchr(rec, ';');
+		if (!msg)
+			continue;
+		end = strchr(++msg, '\n');
+		if (end)
+			*end = 0;
+		if (strstr(msg, text))
+			n++;
+	}
+	close(fd);
+	return n;
 }

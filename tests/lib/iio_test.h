@@ -137,12 +137,12 @@ void *canary_page(uint8_t fill, uint64_t limit, uint64_t avoid,
  */
 void iommu_fault_expect(const char *pci, uint64_t addr);
 /*
- * Wait up to @ms for a kernel log line after the announcement of
- * iommu_fault_expect(@pci, @addr) that reports the IOMMU's fault of @pci at
- * @addr (intel's DMAR: "Request device [00:10.0] fault addr 0x..."): 0,
- * or -1 if none came.
+ * Wait up to @ms for the kernel's report of the IOMMU's fault of PCI
+ * device @pci at bus address @addr (intel's DMAR: "Request device
+ * [00:10.0] fault addr 0x..."): the number of such reports (kmsg_count()),
+ * 0 if none came.
  */
-int iommu_fault_wait(const char *pci, uint64_t addr, unsigned int ms);
+unsigned int iommu_fault_wait(const char *pci, uint64_t addr, unsigned int ms);
 /*
  * edu (iio device @nr, with its DMA buffer dma0) writes EDU_DMA_MAX bytes
  * of @pattern to the bus address of a canary page (canary_page(), filled
@@ -154,5 +154,14 @@ int iommu_fault_wait(const char *pci, uint64_t addr, unsigned int ms);
  */
 uint8_t *edu_dma_at_canary(int nr, const uint8_t *pattern, uint8_t fill,
 			   int announce, uint64_t *phys);
+
+/*
+ * Added for test_noiommu (issue 19).
+ */
+/*
+ * The number of messages in the kernel log (/dev/kmsg, all of this boot
+ * that the ring still holds) whose text contains @text.
+ */
+unsigned int kmsg_count(const char *text);
 
 #endif
