@@ -24,8 +24,8 @@ CC := gcc
 GUEST_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -static
 
 TEST_SRCS := $(wildcard tests/test_*.c)
-TEST_LIB := tests/lib/check.c tests/lib/iio_test.c
-TEST_HDRS := tests/lib/check.h tests/lib/iio_test.h kmod/iio_uapi.h
+TEST_LIB := tests/lib/check.c tests/lib/iio_test.c tests/lib/nvme_test.c
+TEST_HDRS := tests/lib/check.h tests/lib/iio_test.h tests/lib/nvme_test.h kmod/iio_uapi.h
 TEST_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 # programs the tests run (tests/helpers/, /tests/helpers/ in the guest)
 HELPER_SRCS := $(wildcard tests/helpers/*.c)
@@ -95,8 +95,10 @@ initramfs: modules tests cli kernel
 check: all
 	tests/run
 
+# The demo shows edu's DMA buffer: the guest has no IOMMU, so it opts in
+# (iio.enable_unsafe_noiommu_mode, see iio(4)).
 demo: all
-	qemu/run -- /demo/dummy.sh
+	qemu/run --append iio.enable_unsafe_noiommu_mode=1 -- /demo/dummy.sh
 
 # Where the ecosystem looks: man-db's sections under share/man,
 # bash-completion's completionsdir, zsh's fpath (Debian's zsh has

@@ -3,7 +3,9 @@
 # sh; bench/run puts it at /bench/guest.sh and the programs in /bench/bin)
 #
 # usage: /bench/guest.sh [SECTION...]    sections: irq rate dump script nvme
-#                                        (default: all, in that order)
+#                                        (default: all, in that order),
+#                                        nvme_iommu (a guest booted with
+#                                        qemu/run --iommu intel only)
 #
 # Prints one "R KEY VALUE..." line per figure on stdout (bench/run turns
 # them into the table), "#" lines as notes.  Sizes come from the
@@ -195,18 +197,42 @@ iio_nvme_rate() {
 		sed -n 's/^rate: \([0-9]*\) reads\/s, latency median \([0-9.]*\) us, p99 \([0-9.]*\) us.*/\1 \2 \3/p'
 }
 
-sec_nvme() {
-	[ -e /sys/bus/pci/devices/$NVME_PCI ] || { fail "no nvme at $NVME_PCI"; return; }
+# iio_pci_generic with vectors=4 for iio_nvme (which binds the controller)
+nvme_setup() {
+	[ -e /sys/bus/pci/devices/$NVME_PCI ] || { fail "no nvme at $NVME_PCI"; return 1; }
 	rmmod iio_pci_generic 2>/dev/null
-	insmod $MOD/iio_pci_generic.ko vectors=4 || { fail "iio_pci_generic vectors=4"; return; }
+	insmod $MOD/iio_pci_generic.ko vectors=4 || { fail "iio_pci_generic vectors=4"; return 1; }
+}
+
+# the controller back to no driver, iio_pci_generic to its defaults
+nvme_teardown() {
+	echo $NVME_PCI > $GEN_DRV/unbind
+	echo none > /sys/bus/pci/devices/$NVME_PCI/driver_override
+	rmmod iio_pci_generic && insmod $MOD/iio_pci_generic.ko
+}
+
+sec_nvme() {
+	nvme_setup || return
 	note "nvme: iio_nvme --reads $NVME_READS (4 KiB each, one in flight), completions on MSI-X vector 1 vs polling the CQ"
 	for run in 1 2 3; do
 		echo "R nvme_irq $(iio_nvme_rate)"
 		echo "R nvme_poll $(iio_nvme_rate --poll)"
 	done
-	echo $NVME_PCI > $GEN_DRV/unbind
-	echo none > /sys/bus/pci/devices/$NVME_PCI/driver_override
-	rmmod iio_pci_generic && insmod $MOD/iio_pci_generic.ko
+	nvme_teardown
+}
+
+# The same interrupt-driven reads with the controller's DMA translated by
+# the IOMMU (bench/run boots qemu/run --iommu intel for this section).
+sec_nvme_iommu() {
+	type=$(cat /sys/bus/pci/devices/$NVME_PCI/iommu_group/type 2>/dev/null)
+	[ "$type" = DMA ] ||
+		{ fail "nvme_iommu: $NVME_PCI not translated (IOMMU domain type '${type:-none}', want DMA)"; return; }
+	nvme_setup || return
+	note "nvme_iommu: the same under intel-iommu (strict invalidation, IOMMU domain $type)"
+	for run in 1 2 3; do
+		echo "R nvme_irq_iommu $(iio_nvme_rate)"
+	done
+	nvme_teardown
 }
 
 for s in $sections; do

@@ -165,6 +165,16 @@ if nirq and npoll:
     row("6 nvme", "completion latency median, interrupt vs polling",
         "%.1f µs" % li, "%.1f µs" % lp, "%.2f" % (li / lp), "(report)", "",
         "p99 %.1f µs vs %.1f µs" % (pi, pp))
+# the same interrupt-driven reads in a second boot, under intel-iommu
+niommu = [list(map(float, m)) for m in multi.get("nvme_irq_iommu", []) if len(m) == 3]
+if nirq and niommu:
+    ri, rm = median([m[0] for m in nirq]), median([m[0] for m in niommu])
+    row("6 nvme", "4 KiB reads/s (MSI-X): under the IOMMU vs without (%d runs each)" % len(niommu),
+        "%.0f" % rm, "%.0f" % ri, "%.2f" % (rm / ri), "(report)", "",
+        "intel-iommu, strict; latency median %.1f µs vs %.1f µs; run range %.0f–%.0f vs %.0f–%.0f" %
+        (median([m[1] for m in niommu]), median([m[1] for m in nirq]),
+         min(m[0] for m in niommu), max(m[0] for m in niommu),
+         min(m[0] for m in nirq), max(m[0] for m in nirq)))
 
 # 5. the suite
 if "host_boot_first_line" in R:
@@ -190,7 +200,8 @@ print()
 print("Made by `%s` (QEMU TCG, QEMU_SMP=%s, git %s, %s, host %d-core, shared)." %
       (command, smp, rev, time.strftime("%Y-%m-%d"), __import__("os").cpu_count()))
 print("Ratio is always ours / peer; the goal column says which way is good.")
-if R.get("done", ["1"])[0] != "0" or R.get("qemu_status", ["1"])[0] != "0":
+if R.get("done", ["1"])[0] != "0" or R.get("qemu_status", ["1"])[0] != "0" or \
+        R.get("iommu_done", ["1"])[0] != "0" or R.get("iommu_qemu_status", ["1"])[0] != "0":
     print()
     print("**The guest run reported failures; see the notes.**")
 print()

@@ -5,8 +5,9 @@
  * Not in the 2006 RFC: a user-space PCI driver needs memory its device
  * can reach by DMA and whose bus address it knows.  A stub asks for up to
  * IIO_DMA_MAX buffers (iio_device.dma_dev, .dma_size); each is allocated
- * with dma_alloc_coherent() at registration and appears as a class-less
- * child device of /sys/class/iio/iioN:
+ * with dma_alloc_coherent() at registration and appears as a child device
+ * iioN_dmaK of /sys/class/iio/iioN (class iio_dma, DEVTYPE iio_user_dma, so
+ * that it sends uevents), reached through the link /sys/class/iio/iioN/dmaK:
  *
  *   dmaK/size      bytes, hex ("0x10000")
  *   dmaK/bus_addr  the address the device uses, hex; mode 0400, as it
@@ -14,9 +15,20 @@
  *   dmaK/buffer    the memory: read, write (any size and offset) and
  *                  mmap (MAP_SHARED, from offset 0 up to size), mode 0600
  *
- * There is no IOMMU between the device and the memory as far as the
- * framework knows: user space can program the device with any bus
- * address, so only root may use these files (and the region nodes).
+ * Who the device can reach (the policy of iio_dma_policy()): where an
+ * IOMMU translates the device's DMA (a DMA-API paging domain), the buffers
+ * come through it, bus_addr is an I/O virtual address and the device
+ * reaches those buffers and nothing else.  Without translation (no IOMMU,
+ * or an identity/passthrough domain) the device reaches all memory: user
+ * space could program it with any bus address.  Then no buffer is
+ * allocated (dma_request fails with EPERM, a stub's own buffers are left
+ * out) unless the administrator opted in with the module parameter
+ * enable_unsafe_noiommu_mode, as vfio's of that name: the first such
+ * buffer taints the kernel (TAINT_USER) and logs one warning.  Only root
+ * may use these files (and the region nodes) either way.
+ *
+ * Mapping: the pages are mapped with the attributes dma_mmap_coherent()
+ * would give them (iio_dma_pgprot()), not with the VMA's as given.
  *
  * Lifetime: unregistration deletes each buffer's device first, with the
  * rest of the revocation: sysfs (kernfs) waits for every read, write, mmap
@@ -31,13 +43,25 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cc_platform.h>
 #include <linux/device.h>
+#include <linux/dma-map-ops.h>
 #include <linux/dma-mapping.h>
+#include <linux/iommu.h>
 #include <linux/mm.h>
+#include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 
 #include "iio_internal.h"
+
+static bool enable_unsafe_noiommu_mode;
+module_param(enable_unsafe_noiommu_mode, bool, 0644);
+MODULE_PARM_DESC(enable_unsafe_noiommu_mode,
+		 "allow DMA buffers for devices whose DMA no IOMMU translates (the device can reach all memory; taints the kernel on first use; default off)");
+
+/* set by the first buffer allocated without translation */
+static atomic_t iio_dma_unsafe_used = ATOMIC_INIT(0);
 
 /**
  * struct iio_dma_buffer - one coherent buffer, /sys/class/iio/iioN/dmaK
@@ -46,10 +70,12 @@
  * @cpu_addr:	kernel address of the buffer
  * @bus_addr:	the device's address of the buffer
  * @size:	length in bytes, a multiple of PAGE_SIZE
+ * @translated:	an IOMMU translates @dma_dev's DMA (iommu-dma allocated it)
  * @data:	the dmaK/buffer file
  * @bin_attrs:	@data and the terminating NULL
  * @group:	the group holding @bin_attrs, for @groups
  * @groups:	@group and iio_dma_group, the device's sysfs groups
+ * @link:	"dmaK", its link in the class device's folder
  */
 struct iio_dma_buffer {
 	struct device dev;
@@ -57,13 +83,64 @@ struct iio_dma_buffer {
 	void *cpu_addr;
 	dma_addr_t bus_addr;
 	size_t size;
+	bool translated;
 	struct bin_attribute data;
 	struct bin_attribute *bin_attrs[2];
 	struct attribute_group group;
 	const struct attribute_group *groups[3];
+	char link[8];
 };
 
 #define to_iio_dma_buffer(d) container_of(d, struct iio_dma_buffer, dev)
+
+/* An IOMMU translates @dma_dev's DMA through a DMA-API paging domain. */
+static bool iio_dma_translated(struct device *dma_dev)
+{
+	struct iommu_domain *domain = iommu_get_domain_for_dev(dma_dev);
+
+	return domain && (domain->type & __IOMMU_DOMAIN_PAGING) &&
+	       iommu_is_dma_domain(domain);
+}
+
+/**
+ * iio_dma_policy - may DMA buffers be allocated on @dma_dev, and why
+ * @dma_dev: the device that does the DMA
+ *
+ * Reads enable_unsafe_noiommu_mode as it is now (it is writable at run
+ * time).
+ *
+ * Return: %IIO_DMA_TRANSLATED where an IOMMU translates the device's DMA
+ * (a DMA or DMA_FQ domain); otherwise %IIO_DMA_UNSAFE when the
+ * administrator opted in, %IIO_DMA_REFUSED when not.
+ */
+enum iio_dma_protection iio_dma_policy(struct device *dma_dev)
+{
+	if (iio_dma_translated(dma_dev))
+		return IIO_DMA_TRANSLATED;
+	return READ_ONCE(enable_unsafe_noiommu_mode) ? IIO_DMA_UNSAFE :
+						       IIO_DMA_REFUSED;
+}
+
+/* 0, or -EPERM with the (ratelimited) line that names the opt-in */
+static int iio_dma_permit(struct iio_class_dev *icd, struct device *dma_dev)
+{
+	if (iio_dma_policy(dma_dev) != IIO_DMA_REFUSED)
+		return 0;
+	dev_notice_ratelimited(&icd->dev,
+			       "DMA buffer refused: no IOMMU translates the DMA of %s, which could reach all memory; iio.enable_unsafe_noiommu_mode=1 allows it (unsafe, taints the kernel)\n",
+			       dev_name(dma_dev));
+	return -EPERM;
+}
+
+/* The first buffer without translation of this load: taint and say so. */
+static void iio_dma_unsafe_use(struct device *dma_dev)
+{
+	if (atomic_xchg(&iio_dma_unsafe_used, 1))
+		return;
+	add_taint(TAINT_USER, LOCKDEP_STILL_OK);
+	dev_warn(dma_dev,
+		 "iio: DMA buffer without IOMMU translation (enable_unsafe_noiommu_mode): the device can reach all memory; kernel tainted\n");
+}
 
 static ssize_t size_show(struct device *dev, struct device_attribute *attr,
 			 char *buf)
@@ -132,11 +209,67 @@ static const struct vm_operations_struct iio_dma_vm_ops = {
 	.fault = iio_dma_fault,
 };
 
+/*
+ * The page protection dma_mmap_coherent() would give @buffer's mapping.
+ * dma_mmap_coherent() itself cannot be used: in ->mmap it would insert
+ * the pages before kernfs links the VMA to the file, so the zap of
+ * unregistration could miss them (see the head), and from the fault
+ * handler it can BUG (iommu-dma maps its vmalloc'ed pages with
+ * vm_map_pages(), which wants mmap_lock held for writing).  So the pages
+ * are inserted one by one at fault time with this protection, computed
+ * here as dma_pgprot() and force_dma_unencrypted() are not exported.  It
+ * mirrors 6.1's dma_direct_mmap() and iommu_dma_mmap(): uncached
+ * (pgprot_dmacoherent()) for a device that is not DMA-coherent; decrypted
+ * where dma-direct allocated decrypted memory, which on x86 is
+ * force_dma_unencrypted(): an encrypted-memory guest (SEV, TDX), or an SME
+ * host when the device's mask cannot carry the encryption bit; iommu-dma
+ * does not decrypt.  -ENODEV where that cannot be known: DMA operations
+ * other than dma-direct without translation and iommu-dma with it (AMD
+ * GART, Xen's), another architecture that decrypts DMA memory, an
+ * allocator that cannot mmap (dma_can_mmap()), or memory without a struct
+ * page behind its kernel address (a per-device coherent pool, an uncached
+ * segment), which the fault handler could not find.
+ */
+static int iio_dma_pgprot(struct iio_dma_buffer *buffer, pgprot_t *prot)
+{
+	struct device *dev = buffer->dma_dev;
+	bool decrypted = false;
+
+	if (!dma_can_mmap(dev) ||
+	    (!is_vmalloc_addr(buffer->cpu_addr) &&
+	     !virt_addr_valid(buffer->cpu_addr)))
+		return -ENODEV;
+	if (buffer->translated != !!get_dma_ops(dev))
+		return -ENODEV;
+	if (!buffer->translated) {
+#if defined(CONFIG_X86)
+		if (cc_platform_has(CC_ATTR_GUEST_MEM_ENCRYPT)) {
+			decrypted = true;
+		} else if (cc_platform_has(CC_ATTR_HOST_MEM_ENCRYPT)) {
+			u64 enc_mask = DMA_BIT_MASK(__ffs64(sme_me_mask));
+			u64 dev_mask = min_not_zero(dev->coherent_dma_mask,
+						    dev->bus_dma_limit);
+
+			decrypted = dev_mask <= enc_mask;
+		}
+#elif defined(CONFIG_ARCH_HAS_FORCE_DMA_UNENCRYPTED)
+		return -ENODEV;
+#endif
+	}
+	if (!dev_is_dma_coherent(dev))
+		*prot = pgprot_dmacoherent(*prot);
+	if (decrypted)
+		*prot = pgprot_decrypted(*prot);
+	return 0;
+}
+
 static int iio_dma_mmap(struct file *file, struct kobject *kobj,
 			struct bin_attribute *attr, struct vm_area_struct *vma)
 {
 	struct iio_dma_buffer *buffer = attr->private;
 	unsigned long pages = vma_pages(vma);
+	pgprot_t prot = vma->vm_page_prot;
+	int ret;
 
 	/* VM_MAYSHARE: VM_SHARED is cleared for a read-only file */
 	if (!(vma->vm_flags & VM_MAYSHARE))
@@ -144,7 +277,10 @@ static int iio_dma_mmap(struct file *file, struct kobject *kobj,
 	if (vma->vm_pgoff >= buffer->size >> PAGE_SHIFT ||
 	    pages > (buffer->size >> PAGE_SHIFT) - vma->vm_pgoff)
 		return -EINVAL;
-	/* coherent memory of x86's dma-direct: ordinary cached pages */
+	ret = iio_dma_pgprot(buffer, &prot);
+	if (ret)
+		return ret;
+	vma->vm_page_prot = prot;
 	vma->vm_flags |= VM_PFNMAP | VM_DONTEXPAND | VM_DONTDUMP;
 	vma->vm_private_data = buffer;
 	vma->vm_ops = &iio_dma_vm_ops;
@@ -211,13 +347,16 @@ static int iio_dma_add(struct iio_class_dev *icd, struct device *dma_dev,
 		return -ENOMEM;
 
 	device_initialize(&buffer->dev);
+	buffer->dev.class = &iio_dma_class;
+	buffer->dev.type = &iio_dma_type;
 	buffer->dev.parent = &icd->dev;
 	buffer->dev.release = iio_dma_release;
 	buffer->dma_dev = get_device(dma_dev);
 	buffer->size = PAGE_ALIGN(size);
-	ret = dev_set_name(&buffer->dev, "dma%u", index);
+	ret = dev_set_name(&buffer->dev, "iio%d_dma%u", icd->nr, index);
 	if (ret)
 		goto err_put;
+	snprintf(buffer->link, sizeof(buffer->link), "dma%u", index);
 
 	buffer->cpu_addr = dma_alloc_coherent(dma_dev, buffer->size,
 					      &buffer->bus_addr,
@@ -226,6 +365,9 @@ static int iio_dma_add(struct iio_class_dev *icd, struct device *dma_dev,
 		ret = -ENOMEM;
 		goto err_put;
 	}
+	buffer->translated = iio_dma_translated(dma_dev);
+	if (!buffer->translated)
+		iio_dma_unsafe_use(dma_dev);
 
 	sysfs_bin_attr_init(&buffer->data);
 	buffer->data.attr.name = "buffer";
@@ -241,10 +383,19 @@ static int iio_dma_add(struct iio_class_dev *icd, struct device *dma_dev,
 	buffer->groups[1] = &buffer->group;
 	buffer->dev.groups = buffer->groups;
 
+	dev_set_uevent_suppress(&buffer->dev, true);
 	ret = device_add(&buffer->dev);
 	if (ret)
 		goto err_put;
+	ret = sysfs_create_link(&icd->dev.kobj, &buffer->dev.kobj,
+				buffer->link);
+	if (ret) {
+		device_del(&buffer->dev);
+		goto err_put;
+	}
 	icd->dma[index] = buffer;
+	if (icd->dma_uevents)
+		iio_uevent_add(&buffer->dev);
 	return 0;
 
 err_put:
@@ -255,14 +406,16 @@ err_put:
 /**
  * iio_dma_request - add a buffer that user space asked for (dma_request)
  * @icd: the registered class device
- * @idev: its stub's description (info_lock held for reading)
+ * @idev: its stub's description (idev_lock held for reading)
  * @size: bytes, rounded up to pages
  *
  * The buffer becomes the lowest free dmaK after the stub's own.
  *
- * Return: 0; -EINVAL for 0 or more than %IIO_DMA_MAX_SIZE; -E2BIG when the
- * buffers user space added would exceed @idev->dma_user_max; -ENOSPC when
- * all %IIO_DMA_MAX exist; -ENOMEM.
+ * Return: 0; -EINVAL for 0 or more than %IIO_DMA_MAX_SIZE; -EPERM when no
+ * IOMMU translates the device's DMA and enable_unsafe_noiommu_mode is off
+ * (logged, ratelimited); -E2BIG when the buffers user space added would
+ * exceed @idev->dma_user_max; -ENOSPC when all %IIO_DMA_MAX exist;
+ * -ENOMEM.
  */
 int iio_dma_request(struct iio_class_dev *icd, struct iio_device *idev,
 		    size_t size)
@@ -270,10 +423,13 @@ int iio_dma_request(struct iio_class_dev *icd, struct iio_device *idev,
 	unsigned int i;
 	int ret;
 
-	lockdep_assert_held_read(&icd->info_lock);
+	lockdep_assert_held_read(&icd->idev_lock);
 	if (!size || size > IIO_DMA_MAX_SIZE)
 		return -EINVAL;
 	size = PAGE_ALIGN(size);
+	ret = iio_dma_permit(icd, idev->dma_dev);
+	if (ret)
+		return ret;
 
 	mutex_lock(&icd->dma_lock);
 	/* after the stub's own buffers, which may not exist yet */
@@ -298,6 +454,9 @@ int iio_dma_request(struct iio_class_dev *icd, struct iio_device *idev,
  * @icd: the registered class device (already added)
  * @idev: the stub's description, validated by iio_dma_validate()
  *
+ * Where iio_dma_policy() refuses buffers, none is added (the refusal is
+ * logged) and the device works without them.
+ *
  * Return: 0, or a negative errno after deleting the buffers added so far.
  */
 int iio_dma_add_all(struct iio_class_dev *icd, struct iio_device *idev)
@@ -305,6 +464,8 @@ int iio_dma_add_all(struct iio_class_dev *icd, struct iio_device *idev)
 	unsigned int i;
 	int ret = 0;
 
+	if (!idev->dma_size[0] || iio_dma_permit(icd, idev->dma_dev))
+		return 0;
 	mutex_lock(&icd->dma_lock);
 	for (i = 0; i < IIO_DMA_MAX && idev->dma_size[i] && !ret; i++)
 		ret = iio_dma_add(icd, idev->dma_dev, i, idev->dma_size[i]);
@@ -312,6 +473,25 @@ int iio_dma_add_all(struct iio_class_dev *icd, struct iio_device *idev)
 	if (ret)
 		iio_dma_free_all(icd);
 	return ret;
+}
+
+/**
+ * iio_dma_uevents_add - the device is announced: so are its buffers
+ * @icd: the registered class device
+ *
+ * Sends the ADD uevents of the buffers added so far, and from now on each
+ * buffer added sends its own.
+ */
+void iio_dma_uevents_add(struct iio_class_dev *icd)
+{
+	unsigned int i;
+
+	mutex_lock(&icd->dma_lock);
+	icd->dma_uevents = true;
+	for (i = 0; i < IIO_DMA_MAX; i++)
+		if (icd->dma[i])
+			iio_uevent_add(&icd->dma[i]->dev);
+	mutex_unlock(&icd->dma_lock);
 }
 
 /**
@@ -333,8 +513,10 @@ void iio_dma_revoke_all(struct iio_class_dev *icd)
 	for (i = IIO_DMA_MAX - 1; i >= 0; i--) {
 		struct iio_dma_buffer *buffer = icd->dma[i];
 
-		if (buffer && device_is_registered(&buffer->dev))
+		if (buffer && device_is_registered(&buffer->dev)) {
+			sysfs_remove_link(&icd->dev.kobj, buffer->link);
 			device_del(&buffer->dev);
+		}
 	}
 	mutex_unlock(&icd->dma_lock);
 }

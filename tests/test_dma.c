@@ -4,9 +4,10 @@
  * driven entirely from user space: the buffer's sysfs files, a pattern
  * copied into edu and back by DMA with the completion interrupt as the
  * event, through mmap and through read/write, the file's bounds, and
- * rmmod with a live mapping.  (A transfer out of edu's range is refused by
- * the device by stopping the machine: tests/guest/edu-dma-out-of-range,
- * in a boot of its own.)
+ * rmmod with a live mapping; without an IOMMU, a write of edu to any
+ * physical address reaches it (test_iommu: not under one).  (A transfer
+ * out of edu's range is refused by the device by stopping the machine:
+ * tests/guest/edu-dma-out-of-range, in a boot of its own.)
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -19,20 +20,6 @@
 
 #include "lib/iio_test.h"
 
-#define EDU_DMA_SRC	0x80
-#define EDU_DMA_DST	0x88
-#define EDU_DMA_COUNT	0x90
-#define EDU_DMA_CMD	0x98
-#define EDU_DMA_RUN	0x1
-#define EDU_DMA_TO_RAM	0x2
-#define EDU_DMA_IRQ	0x4
-#define EDU_DMA_BASE	0x40000		/* edu's own 4 KiB */
-/*
- * QEMU 7.2's edu refuses a transfer that ends at the end of its 4 KiB
- * (its range check wants end < 0x41000; fixed in QEMU 8.2.1), so the
- * longest transfer is 4095 bytes.
- */
-#define EDU_DMA_LEN	4095
 #define BUF_SIZE	0x10000		/* iio_edu's default dma_size */
 
 static int nr, fd, efd;
@@ -69,10 +56,7 @@ static void edu_dma(uint64_t src, uint64_t dst, uint64_t count, uint64_t dir)
 	struct pollfd pfd = { .fd = efd, .events = POLLIN };
 	uint32_t before = read_num(iio_attr_path(nr, "event"));
 
-	regs[EDU_DMA_SRC / 8] = src;
-	regs[EDU_DMA_DST / 8] = dst;
-	regs[EDU_DMA_COUNT / 8] = count;
-	regs[EDU_DMA_CMD / 8] = EDU_DMA_RUN | EDU_DMA_IRQ | dir;
+	edu_dma_start(regs, src, dst, count, EDU_DMA_IRQ | dir);
 	if (poll(&pfd, 1, 5000) != 1)
 		FAIL("no DMA completion interrupt within 5 s");
 	EXPECT_EQ(event_read(efd), before + 1);
@@ -111,7 +95,7 @@ static void buffer_in_sysfs(void)
 /* pattern -> edu by DMA, buffer cleared, edu -> another page by DMA */
 static void round_trip_by_mmap(void)
 {
-	uint8_t want[EDU_DMA_LEN];
+	uint8_t want[EDU_DMA_MAX];
 	uint8_t *buf;
 	int bfd;
 
@@ -121,9 +105,9 @@ static void round_trip_by_mmap(void)
 	EXPECT(buf != MAP_FAILED);
 	fill(want, sizeof(want), 1);
 	memcpy(buf, want, sizeof(want));
-	edu_dma(bus_addr(), EDU_DMA_BASE, EDU_DMA_LEN, 0);
+	edu_dma(bus_addr(), EDU_DMA_BASE, EDU_DMA_MAX, 0);
 	memset(buf, 0, BUF_SIZE);
-	edu_dma(EDU_DMA_BASE, bus_addr() + 2 * 4096, EDU_DMA_LEN,
+	edu_dma(EDU_DMA_BASE, bus_addr() + 2 * 4096, EDU_DMA_MAX,
 		EDU_DMA_TO_RAM);
 	EXPECT(memcmp(buf + 2 * 4096, want, sizeof(want)) == 0);
 	EXPECT(buf[0] == 0 && buf[4096] == 0 && buf[3 * 4096] == 0);
@@ -134,14 +118,14 @@ static void round_trip_by_mmap(void)
 /* the same with pwrite/pread of dma0/buffer, a partial transfer too */
 static void round_trip_by_read_write(void)
 {
-	uint8_t want[EDU_DMA_LEN], got[EDU_DMA_LEN], zero[EDU_DMA_LEN] = { 0 };
+	uint8_t want[EDU_DMA_MAX], got[EDU_DMA_MAX], zero[EDU_DMA_MAX] = { 0 };
 	int bfd;
 
 	setup();
 	bfd = MUST(open(dma_path(nr, "buffer"), O_RDWR));
 	fill(want, sizeof(want), 3);
 	EXPECT_EQ(pwrite(bfd, want, sizeof(want), 5 * 4096), sizeof(want));
-	edu_dma(bus_addr() + 5 * 4096, EDU_DMA_BASE, EDU_DMA_LEN, 0);
+	edu_dma(bus_addr() + 5 * 4096, EDU_DMA_BASE, EDU_DMA_MAX, 0);
 	EXPECT_EQ(pwrite(bfd, zero, sizeof(zero), 5 * 4096), sizeof(zero));
 	edu_dma(EDU_DMA_BASE + 256, bus_addr() + 9 * 4096 + 100, 1000,
 		EDU_DMA_TO_RAM);
@@ -203,11 +187,33 @@ static void remove_with_live_mapping(void)
 	EXPECT_STREQ(read_text(dma_path(nr, "size")), "0x10000");
 }
 
+/*
+ * Without an IOMMU, edu writes wherever it is told: programmed with the
+ * physical address of a canary page of this process (no buffer of its
+ * own), it overwrites the canary.  Under the IOMMU the same write is
+ * blocked (test_iommu's canary_out_of_reach).
+ */
+static void edu_overwrites_any_page_without_iommu(void)
+{
+	uint8_t pattern[EDU_DMA_MAX], *canary;
+	uint64_t phys;
+
+	nr = iio_must_find("edu", 0);
+	if (path_exists("/sys/kernel/iommu_groups/0"))
+		FAIL("an IOMMU translates here: this case is for the guest without one");
+	fill(pattern, sizeof(pattern), 11);
+	canary = edu_dma_at_canary(nr, pattern, 0x5a, 0, &phys);
+	check_note("canary at 0x%llx", (unsigned long long)phys);
+	EXPECT(memcmp(canary, pattern, sizeof(pattern)) == 0);
+	EXPECT_EQ(canary[EDU_DMA_MAX], 0x5a);	/* and no further */
+}
+
 static const struct check_case cases[] = {
 	CASE(buffer_in_sysfs),
 	CASE(round_trip_by_mmap),
 	CASE(round_trip_by_read_write),
 	CASE(buffer_file_bounds),
 	CASE_T(remove_with_live_mapping, 120),
+	CASE(edu_overwrites_any_page_without_iommu),
 };
 CHECK_MAIN(cases)

@@ -32,14 +32,6 @@
 #define EDU_IRQ_STATUS	0x24
 #define EDU_IRQ_RAISE	0x60
 #define EDU_IRQ_ACK	0x64
-#define EDU_DMA_SRC	0x80
-#define EDU_DMA_DST	0x88
-#define EDU_DMA_COUNT	0x90
-#define EDU_DMA_CMD	0x98
-#define EDU_DMA_START	0x1
-#define EDU_DMA_TO_RAM	0x2
-#define EDU_DMA_IRQ	0x4
-#define EDU_DMA_BUF	0x40000		/* edu's own 4 KiB (QEMU 7.2 refuses all of it) */
 #define COMMAND_MASTER	0x4
 #define COMMAND_INTX_DISABLE 0x400
 #define LATENCY_MS	90		/* the kernel's spurious-IRQ poll: 100 */
@@ -106,25 +98,17 @@ static volatile uint32_t *map_resource0(const char *pci)
 	return p;
 }
 
-static void reg64(volatile uint32_t *regs, unsigned int off, uint64_t val)
-{
-	*(volatile uint64_t *)((volatile char *)regs + off) = val;
-}
-
 /*
  * Start a DMA of edu (iio device @nr) from its own memory into its DMA
  * buffer 0 that interrupts when done (edu takes 100 ms for it).
  */
-static void edu_dma_start(int nr)
+static void edu_dma_into_buffer(int nr)
 {
 	volatile uint32_t *regs = map_region(nr, 4096);
-	char path[128];
 
-	snprintf(path, sizeof(path), "/sys/class/iio/iio%d/dma0/bus_addr", nr);
-	reg64(regs, EDU_DMA_SRC, EDU_DMA_BUF);
-	reg64(regs, EDU_DMA_DST, read_num(path));
-	reg64(regs, EDU_DMA_COUNT, 2048);
-	reg64(regs, EDU_DMA_CMD, EDU_DMA_START | EDU_DMA_TO_RAM | EDU_DMA_IRQ);
+	edu_dma_start(regs, EDU_DMA_BASE,
+		      read_num(iio_attr_path(nr, "dma0/bus_addr")), 2048,
+		      EDU_DMA_TO_RAM | EDU_DMA_IRQ);
 	munmap((void *)regs, 4096);
 }
 
@@ -136,11 +120,7 @@ static void edu_dma_start(int nr)
  */
 static void edu_dma_done_ack(volatile uint32_t *regs)
 {
-	unsigned long long end = now_ms() + 5000;
-
-	while (regs[EDU_DMA_CMD / 4] & EDU_DMA_START)
-		if (now_ms() > end)
-			FAIL("edu's DMA still running after 5 s");
+	edu_dma_wait(regs);
 	regs[EDU_IRQ_ACK / 4] = regs[EDU_IRQ_STATUS / 4];
 }
 
@@ -154,20 +134,6 @@ static int iio_edu_sharing(int nr)
 		    read_num(iio_attr_path(nr, "irq")))
 			return enr;
 	FAIL("no iio_edu device shares the IRQ of iio%d", nr);
-}
-
-/* the PCI address of iio device @nr (its parent) */
-static const char *iio_pci(int nr)
-{
-	static char link[256];
-	char path[128];
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "/sys/class/iio/iio%d/device", nr);
-	n = readlink(path, link, sizeof(link) - 1);
-	EXPECT(n > 0);
-	link[n] = 0;
-	return strrchr(link, '/') + 1;
 }
 
 /*
@@ -295,7 +261,7 @@ static void intx_masked_after_unbind(void)
 	EXPECT_EQ(write_text(iio_attr_path(gnr, "dma_request"), "4096"), 0);
 	/* held open: bus mastering stays on until the unbind */
 	gregs = map_region(gnr, 4096);
-	edu_dma_start(gnr);
+	edu_dma_into_buffer(gnr);
 	unbind(EDU_PCI);	/* edu's DMA takes 100 ms: still in flight */
 	munmap((void *)gregs, 4096);
 	EXPECT(pci_command(EDU_PCI) & COMMAND_INTX_DISABLE);
@@ -330,7 +296,7 @@ static void intx_masked_after_rmmod(void)
 	enr = iio_edu_sharing(gnr);
 	snprintf(edu_pci, sizeof(edu_pci), "%s", iio_pci(enr));
 	eregs = map_region(enr, 4096);	/* bus mastering on until rmmod */
-	edu_dma_start(enr);
+	edu_dma_into_buffer(enr);
 	EXPECT_EQ(module_unload("iio_edu"), 0);
 	munmap((void *)eregs, 4096);
 	EXPECT(pci_command(edu_pci) & COMMAND_INTX_DISABLE);

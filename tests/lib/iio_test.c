@@ -218,16 +218,46 @@ unsigned long long test_param(const char *name, unsigned long long def)
 	return def;
 }
 
+/* "P=V ..." of every @name.P=V of the kernel command line, as qemu/init */
+static void boot_params(const char *name, char *out, size_t size)
+{
+	char text[4096], prefix[64];
+	size_t plen, len = 0;
+	ssize_t n;
+	int fd;
+
+	out[0] = 0;
+	fd = open("/proc/cmdline", O_RDONLY);
+	if (fd < 0)
+		return;
+	n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	text[n] = 0;
+	snprintf(prefix, sizeof(prefix), "%s.", name);
+	plen = strlen(prefix);
+	for (char *tok = strtok(text, " \n"); tok; tok = strtok(NULL, " \n"))
+		if (!strncmp(tok, prefix, plen) && strchr(tok, '=') &&
+		    len + strlen(tok) + 1 < size)
+			len += snprintf(out + len, size - len, "%s ",
+					tok + plen);
+}
+
 int module_load(const char *name, const char *params)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], args[4096];
 	int fd, err = 0;
+	size_t len;
 
 	snprintf(path, sizeof(path), MODDIR "/%s.ko", name);
+	boot_params(name, args, sizeof(args));
+	len = strlen(args);
+	snprintf(args + len, sizeof(args) - len, "%s", params ? params : "");
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return errno;
-	if (syscall(SYS_finit_module, fd, params ? params : "", 0))
+	if (syscall(SYS_finit_module, fd, args, 0))
 		err = errno;
 	close(fd);
 	return err;
@@ -506,4 +536,205 @@ void pci_generic_reload(const char *params)
 	err = module_load("iio_pci_generic", params);
 	if (err)
 		FAIL("insmod iio_pci_generic.ko %s: %s", params, strerror(err));
+}
+
+/* Added for test_iommu (issue 19). */
+#include <sys/mman.h>
+
+volatile void *edu_map(int nr)
+{
+	int fd = MUST(open(iio_node(nr, ""), O_RDWR));
+	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+
+	EXPECT(p != MAP_FAILED);
+	close(fd);	/* the mapping keeps the file, and bus mastering on */
+	return p;
+}
+
+static void edu_reg64(volatile void *regs, unsigned int off, uint64_t val)
+{
+	*(volatile uint64_t *)((volatile char *)regs + off) = val;
+}
+
+void edu_dma_start(volatile void *regs, uint64_t src, uint64_t dst,
+		   uint64_t count, unsigned int cmd)
+{
+	edu_reg64(regs, EDU_DMA_SRC, src);
+	edu_reg64(regs, EDU_DMA_DST, dst);
+	edu_reg64(regs, EDU_DMA_COUNT, count);
+	edu_reg64(regs, EDU_DMA_CMD, cmd | EDU_DMA_RUN);
+}
+
+void edu_dma_wait(volatile void *regs)
+{
+	volatile uint32_t *cmd = (volatile uint32_t *)((volatile char *)regs +
+						       EDU_DMA_CMD);
+	unsigned long long end = now_ms() + 5000;
+
+	while (*cmd & EDU_DMA_RUN)
+		if (now_ms() > end)
+			FAIL("edu's DMA still running after 5 s");
+}
+
+const char *iio_pci(int nr)
+{
+	static char link[PATH_MAX];
+	ssize_t n;
+
+	n = readlink(iio_attr_path(nr, "device"), link, sizeof(link) - 1);
+	EXPECT(n > 0);
+	link[n] = 0;
+	return strrchr(link, '/') + 1;
+}
+
+/* the pagemap entry of @p: bit 63 present, bits 0-54 the frame (0 unless root) */
+static uint64_t pagemap_pfn(int fd, const volatile void *p)
+{
+	uint64_t entry;
+
+	EXPECT_EQ(pread(fd, &entry, 8, (uintptr_t)p / 4096 * 8), 8);
+	if (!(entry >> 63) || !(entry & ((1ULL << 55) - 1)))
+		FAIL("pagemap: no frame number for %p (entry 0x%llx; not root?)",
+		     (const void *)p, (unsigned long long)entry);
+	return entry & ((1ULL << 55) - 1);
+}
+
+#define CANARY_CHUNK	256	/* pages mapped at a time */
+#define CANARY_CHUNKS	64
+
+void *canary_page(uint8_t fill, uint64_t limit, uint64_t avoid,
+		  uint64_t avoid_len, uint64_t *phys)
+{
+	uint8_t *chunks[CANARY_CHUNKS], *page = NULL;
+	uint64_t pfn;
+	int fd, c, i, n = 0;
+
+	fd = MUST(open("/proc/self/pagemap", O_RDONLY));
+	for (c = 0; c < CANARY_CHUNKS && !page; c++) {
+		chunks[n] = mmap(NULL, CANARY_CHUNK * 4096UL,
+				 PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+		EXPECT(chunks[n] != MAP_FAILED);
+		MUST(mlock(chunks[n], CANARY_CHUNK * 4096UL));
+		memset(chunks[n], fill, CANARY_CHUNK * 4096UL);
+		for (i = 0; i < CANARY_CHUNK; i++) {
+			uint8_t *p = chunks[n] + i * 4096UL;
+
+			pfn = pagemap_pfn(fd, p);
+			if (pfn * 4096 + 4096 <= limit &&
+			    (pfn * 4096 + 4096 <= avoid ||
+			     pfn * 4096 >= avoid + avoid_len)) {
+				page = p;
+				*phys = pfn * 4096;
+				break;
+			}
+		}
+		n++;
+	}
+	close(fd);
+	if (!page)
+		FAIL("no page below 0x%llx among %d MiB",
+		     (unsigned long long)limit, CANARY_CHUNKS * CANARY_CHUNK / 256);
+	/* the others go back; the chosen page stays mapped and locked */
+	for (c = 0; c < n; c++) {
+		uint8_t *start = chunks[c], *end = start + CANARY_CHUNK * 4096UL;
+
+		if (page < start || page >= end) {
+			munmap(start, CANARY_CHUNK * 4096UL);
+			continue;
+		}
+		if (page > start)
+			munmap(start, page - start);
+		if (page + 4096 < end)
+			munmap(page + 4096, end - page - 4096);
+	}
+	return page;
+}
+
+#define FAULT_MARKER	"iio-test: expect an IOMMU fault: device %s address 0x%llx"
+
+void iommu_fault_expect(const char *pci, uint64_t addr)
+{
+	char line[128];
+	int fd = MUST(open("/dev/kmsg", O_WRONLY));
+	int len = snprintf(line, sizeof(line), FAULT_MARKER, pci,
+			   (unsigned long long)addr);
+
+	EXPECT_EQ(write(fd, line, len), len);
+	close(fd);
+}
+
+unsigned int iommu_fault_wait(const char *pci, uint64_t addr, unsigned int ms)
+{
+	unsigned long long end = now_ms() + ms;
+	unsigned int n;
+	char report[128];
+
+	/* DMAR names a device of segment 0 as bus:dev.fn */
+	snprintf(report, sizeof(report), "Request device [%s] fault addr 0x%llx ",
+		 strncmp(pci, "0000:", 5) ? pci : pci + 5,
+		 (unsigned long long)addr);
+	while (!(n = kmsg_count(report)) && now_ms() < end)
+		msleep(50);
+	return n;
+}
+
+uint8_t *edu_dma_at_canary(int nr, const uint8_t *pattern, uint8_t fill,
+			   int announce, uint64_t *phys)
+{
+	volatile void *regs = edu_map(nr);
+	uint64_t bus = read_num(iio_attr_path(nr, "dma0/bus_addr"));
+	uint64_t size = read_num(iio_attr_path(nr, "dma0/size"));
+	uint8_t *buf, *canary;
+	int bfd;
+
+	bfd = MUST(open(iio_attr_path(nr, "dma0/buffer"), O_RDWR));
+	buf = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, bfd, 0);
+	EXPECT(buf != MAP_FAILED);
+	close(bfd);
+	memcpy(buf, pattern, EDU_DMA_MAX);
+	edu_dma_start(regs, bus, EDU_DMA_BASE, EDU_DMA_MAX, 0);
+	edu_dma_wait(regs);
+	munmap(buf, 4096);
+
+	canary = canary_page(fill, 1ULL << EDU_DMA_BITS, bus, size, phys);
+	if (announce)
+		iommu_fault_expect(iio_pci(nr), *phys);
+	edu_dma_start(regs, EDU_DMA_BASE, *phys, EDU_DMA_MAX, EDU_DMA_TO_RAM);
+	edu_dma_wait(regs);
+	munmap((void *)regs, 4096);
+	return canary;
+}
+
+unsigned int kmsg_count(const char *text)
+{
+	unsigned int n = 0;
+	char rec[8192];
+	ssize_t len;
+	int fd;
+
+	fd = MUST(open("/dev/kmsg", O_RDONLY | O_NONBLOCK));
+	for (;;) {
+		char *msg, *end;
+
+		len = read(fd, rec, sizeof(rec) - 1);
+		if (len < 0 && errno == EPIPE)	/* overwritten: the next one */
+			continue;
+		if (len < 0 && errno == EAGAIN)
+			break;
+		if (len < 0)
+			FAIL("read /dev/kmsg: %s", strerror(errno));
+		rec[len] = 0;
+		/* "PRI,SEQ,TIME,FLAGS;TEXT\n" then " KEY=VALUE\n" lines */
+		msg = strchr(rec, ';');
+		if (!msg)
+			continue;
+		end = strchr(++msg, '\n');
+		if (end)
+			*end = 0;
+		if (strstr(msg, text))
+			n++;
+	}
+	close(fd);
+	return n;
 }

@@ -43,7 +43,11 @@ void expect_sigbus(volatile void *p, int write);
  */
 /* iio_test.NAME=N on the kernel command line (qemu/run --append), or @def */
 unsigned long long test_param(const char *name, unsigned long long def);
-/* insmod MODDIR/@name.ko @params by finit_module(2): 0 or the errno */
+/*
+ * insmod MODDIR/@name.ko by finit_module(2) with the kernel command line's
+ * @name.P=V (as qemu/init loads it at boot: iio.enable_unsafe_noiommu_mode
+ * of the main boot, say), then @params: 0 or the errno
+ */
 int module_load(const char *name, const char *params);
 /* rmmod @name by delete_module(2), retrying EBUSY/EAGAIN for ~5 s: 0 or errno */
 int module_unload(const char *name);
@@ -92,5 +96,76 @@ int uevent_socket(void);
  * be opened, see iio(4)): its number.  Fails the case on timeout.
  */
 int wait_iio_added(int sock, const char *parent, unsigned int ms);
+
+/*
+ * Added for test_iommu (issue 19): edu's DMA engine driven from user
+ * space, and a page of memory the device must not reach.
+ */
+#define EDU_DMA_SRC	0x80	/* edu's 8-byte DMA registers (QEMU's hw/misc/edu.c) */
+#define EDU_DMA_DST	0x88
+#define EDU_DMA_COUNT	0x90
+#define EDU_DMA_CMD	0x98
+#define EDU_DMA_RUN	0x1	/* the command's bits: start; running while set */
+#define EDU_DMA_TO_RAM	0x2	/* from edu's memory to the bus address */
+#define EDU_DMA_IRQ	0x4	/* interrupt when done */
+#define EDU_DMA_BASE	0x40000	/* edu's own 4 KiB, as the DMA engine names it */
+/*
+ * QEMU 7.2's edu refuses a transfer that ends at the end of its 4 KiB
+ * (its range check wants end < 0x41000; fixed in QEMU 8.2.1), so the
+ * longest transfer is 4095 bytes.
+ */
+#define EDU_DMA_MAX	4095
+#define EDU_DMA_BITS	28	/* edu drives 28 address bits */
+/* the 4 KiB of register space of iio device @nr (an edu), mapped read-write */
+volatile void *edu_map(int nr);
+/* program edu's DMA engine at @regs: @count bytes @src -> @dst, command @cmd */
+void edu_dma_start(volatile void *regs, uint64_t src, uint64_t dst,
+		   uint64_t count, unsigned int cmd);
+/* wait up to 5 s until edu's DMA engine at @regs is idle; fails the case otherwise */
+void edu_dma_wait(volatile void *regs);
+/* the PCI address of iio device @nr's parent ("0000:00:10.0"; static buffer) */
+const char *iio_pci(int nr);
+/*
+ * A page of this process, locked in memory and filled with @fill, whose
+ * physical address (/proc/self/pagemap, as root) is below @limit and
+ * outside [@avoid, @avoid + @avoid_len): a device reaching that address
+ * without an IOMMU writes this page.  Returns the page, its address in
+ * *@phys; fails the case if none is found among 64 MiB of pages.
+ */
+void *canary_page(uint8_t fill, uint64_t limit, uint64_t avoid,
+		  uint64_t avoid_len, uint64_t *phys);
+/*
+ * Announce to qemu/log-check (through /dev/kmsg) that the IOMMU will report
+ * one DMA fault of PCI device @pci at bus address @addr: the boot's log
+ * stays clean with it, and only it.
+ */
+void iommu_fault_expect(const char *pci, uint64_t addr);
+/*
+ * Wait up to @ms for the kernel's report of the IOMMU's fault of PCI
+ * device @pci at bus address @addr (intel's DMAR: "Request device
+ * [00:10.0] fault addr 0x..."): the number of such reports (kmsg_count()),
+ * 0 if none came.
+ */
+unsigned int iommu_fault_wait(const char *pci, uint64_t addr, unsigned int ms);
+/*
+ * edu (iio device @nr, with its DMA buffer dma0) writes EDU_DMA_MAX bytes
+ * of @pattern to the bus address of a canary page (canary_page(), filled
+ * with @fill, below edu's EDU_DMA_BITS and outside dma0's bus addresses):
+ * @pattern goes from dma0 into edu, then from edu to the canary's physical
+ * address.  With @announce, the IOMMU fault of that write is announced
+ * first (iommu_fault_expect()).  Returns the canary, its physical address
+ * in *@phys.
+ */
+uint8_t *edu_dma_at_canary(int nr, const uint8_t *pattern, uint8_t fill,
+			   int announce, uint64_t *phys);
+
+/*
+ * Added for test_noiommu (issue 19).
+ */
+/*
+ * The number of messages in the kernel log (/dev/kmsg, all of this boot
+ * that the ring still holds) whose text contains @text.
+ */
+unsigned int kmsg_count(const char *text);
 
 #endif

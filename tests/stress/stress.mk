@@ -2,7 +2,8 @@
 #
 #   make stress [STRESS_SECONDS=600] [STRESS_SEED=N]
 #
-# One guest boot (two CPUs, slub_debug=FZPU) running the guest stress
+# One guest boot (two CPUs, slub_debug=FZPU, iio.enable_unsafe_noiommu_mode=1
+# for the DMA buffers) running the guest stress
 # (tests/test_stress.c: every kind of listener, a writer, the dummy's
 # timer at 2 kHz and reload/unbind cycles under them; numbers back to
 # iio0; slab growth over 200 load/unload cycles) and the syscall fuzzer
@@ -27,7 +28,7 @@ stress: tests cli modules initramfs
 	mkdir -p "$$overlay/tests/bin" $(BUILD)/logs; \
 	for p in $(STRESS_PROGS); do cp $(BUILD)/tests/$$p "$$overlay/tests/bin/" || exit 2; done; \
 	cp tests/guest/run-tests "$$overlay/tests/"; \
-	append="slub_debug=FZPU iio_test.seconds=$$half"; \
+	append="slub_debug=FZPU iio.enable_unsafe_noiommu_mode=1 iio_test.seconds=$$half"; \
 	[ -z "$(STRESS_SEED)" ] || append="$$append iio_test.seed=$(STRESS_SEED)"; \
 	echo "make stress: $(STRESS_SECONDS) s ($$append), kernel log in $$log"; \
 	{ QEMU_SMP=$${QEMU_SMP:-2} qemu/run --log "$$log" \
