@@ -111,11 +111,15 @@ MANDIR ?= $(PREFIX)/share/man
 BASH_COMPLETION_DIR ?= $(PREFIX)/share/bash-completion/completions
 ZSH_COMPLETION_DIR ?= $(PREFIX)/share/zsh/$(if $(filter /usr,$(PREFIX)),vendor-completions,site-functions)
 FISH_COMPLETION_DIR ?= $(PREFIX)/share/fish/vendor_completions.d
+# the register maps (iio-regmap(5)), where iioctl finds them: beside
+# BINDIR/iioctl, or in $XDG_DATA_DIRS (/usr/local/share, /usr/share)
+MAP_DIR ?= $(PREFIX)/share/iioctl/maps
 # name:directory of every installed file but the man pages
 INSTALL_FILES = $(BUILD)/guest-bin/iioctl:$(BINDIR)/iioctl \
 	completions/iioctl.bash:$(BASH_COMPLETION_DIR)/iioctl \
 	completions/_iioctl:$(ZSH_COMPLETION_DIR)/_iioctl \
-	completions/iioctl.fish:$(FISH_COMPLETION_DIR)/iioctl.fish
+	completions/iioctl.fish:$(FISH_COMPLETION_DIR)/iioctl.fish \
+	$(foreach m,$(wildcard cli/maps/*.map),$(m):$(MAP_DIR)/$(notdir $(m)))
 
 # The static iioctl (the guest's) is the release build.
 install: cli man

@@ -225,7 +225,7 @@ static bool compile_fast(int n, const char **words, struct batch_op *op)
 			return false;
 		op->width = (unsigned)v;
 	}
-	all = op->width == 8 ? UINT64_MAX : (1ULL << 8 * op->width) - 1;
+	all = width_bits(op->width);
 	if (parse_u64(pos[1], NUM_SUFFIX, UINT64_MAX, &op->offset))
 		return false;
 	op->mask = all;

@@ -268,6 +268,11 @@ void check_format_or_die(const char *fmt, const char *convs)
 	    p + 1, use);
 }
 
+uint64_t width_bits(unsigned width)
+{
+	return width >= 8 ? UINT64_MAX : (1ULL << 8 * width) - 1;
+}
+
 unsigned parse_width_or_die(const char *s)
 {
 	uint64_t w;

@@ -35,7 +35,8 @@ struct iioctl_cmd {
 extern const struct iioctl_cmd iioctl_cmd_list, iioctl_cmd_info,
 	iioctl_cmd_dump, iioctl_cmd_peek, iioctl_cmd_poke,
 	iioctl_cmd_wait_events, iioctl_cmd_trigger, iioctl_cmd_batch,
-	iioctl_cmd_dma, iioctl_cmd_wait_value, iioctl_cmd_watch;
+	iioctl_cmd_dma, iioctl_cmd_wait_value, iioctl_cmd_watch,
+	iioctl_cmd_regs;
 
 /* main.c: run one command line (argv[0] is the command name). */
 int iioctl_run_command(int argc, const char **argv);
@@ -95,6 +96,8 @@ uint64_t parse_u64_or_die(const char *s, const char *what, unsigned flags,
  */
 void parse_value_mask_or_die(const char *value_arg, const char *mask_arg,
 			     uint64_t all, uint64_t *value, uint64_t *mask);
+/* All the bits of a value of width bytes (1 to 8). */
+uint64_t width_bits(unsigned width);
 /* An access width: 1, 2, 4 or 8. */
 unsigned parse_width_or_die(const char *s);
 /*

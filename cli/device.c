@@ -321,6 +321,30 @@ static bool device_in_bar(const struct iio_device_info *dev, int bar)
 	return found;
 }
 
+bool device_pci_id(const struct iio_device_info *dev, struct iio_pci_id *id)
+{
+	static const char *const attrs[] = { "vendor", "device", "class" };
+	unsigned *fields[] = { &id->vendor, &id->device, &id->class };
+	char dir[PATH_MAX], buf[64];
+	uint64_t v;
+	size_t i;
+
+	if (strcmp(dev->subsystem, "pci"))
+		return false;
+	device_attr_path(dev, "device", dir, sizeof(dir));
+	for (i = 0; i < 3; i++) {
+		if (!read_attr(dir, attrs[i], buf, sizeof(buf)) ||
+		    parse_u64(buf, 0, 0xffffff, &v))
+			return false;
+		*fields[i] = (unsigned)v;
+	}
+	for (id->bar = 0; id->bar < 6; id->bar++)
+		if (device_in_bar(dev, id->bar))
+			return true;
+	id->bar = -1;
+	return true;
+}
+
 /* DEV as a PCI address: the iio device of that PCI device (and BAR). */
 static void resolve_pci(const char *arg, const char *addr, int bar,
 			struct iio_target *t)

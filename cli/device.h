@@ -73,6 +73,17 @@ struct iio_target {
  */
 void device_resolve(const char *arg, struct iio_target *t);
 
+/*
+ * The PCI device a device's region belongs to (its parent's vendor,
+ * device and class files) and the BAR holding the region (-1 if none
+ * does); false if the parent is not a PCI device or lacks those files.
+ */
+struct iio_pci_id {
+	unsigned vendor, device, class;
+	int bar;
+};
+bool device_pci_id(const struct iio_device_info *dev, struct iio_pci_id *id);
+
 /* The event node of a target: the path given, or the usual one. */
 void target_event_path(const struct iio_target *t, char *buf, size_t size);
 

@@ -2,7 +2,8 @@
 /*
  * iioctl - look at and drive iio devices from the command line
  *
- * usage: iioctl [--sysfs DIR] [--dev DIR] COMMAND [OPTIONS] [ARGS]
+ * usage: iioctl [--sysfs DIR] [--dev DIR] [--map FILE] [--maps DIRS]
+ *               COMMAND [OPTIONS] [ARGS]
  *        iioctl --version | --help | help
  *
  * Commands (iioctl COMMAND --help for each one's options):
@@ -17,6 +18,8 @@
  *                      value that differs from raw bytes or a dump's text
  *                      (status 1 if any)
  *   peek DEV OFFSET    one value: -w W (default 4), -d decimal
+ *   regs DEV [REG[.FIELD]]...  the registers of the device's map with
+ *                      their values and fields; -j JSON, --names
  *   poke DEV OFFSET VALUE[:MASK]   one value: -w W (default 4), -m MASK
  *                      or :MASK (read-modify-write), --verify (read back)
  *   poke DEV OFFSET --from FILE|-   load bytes (-w W: in W-byte accesses)
@@ -44,6 +47,18 @@
  * Global options (before COMMAND):
  *   --sysfs DIR   the class folder (default /sys/class/iio, or $IIOCTL_SYSFS)
  *   --dev DIR     the node folder (default /dev, or $IIOCTL_DEV)
+ *   --map FILE    the register map (iio-regmap(5)) of every DEV
+ *   --maps DIRS   folders (a colon list) searched first for maps, instead
+ *                 of $IIOCTL_MAPS
+ *
+ * Registers by name: where an OFFSET is taken (peek, poke, wait-value,
+ * watch), REG or REG.FIELD of the device's register map, with the
+ * register's width as the default width; poke REG.FIELD VALUE (or
+ * REG.FIELD=VALUE) changes the field alone (read-modify-write), VALUE
+ * may be one of the field's named values.  regs DEV [REG[.FIELD]]...
+ * reads and decodes the map's registers (-j JSON, --names).  An unknown
+ * name, a read of a write-only or a write of a read-only register: status
+ * 2, nothing written.  A map that does not parse: "FILE:LINE: why", 2.
  *
  * DEV: iioN, N (decimal), a path to a node (/dev/iio0_in: the suffix
  * picks the window; a character device is identified by its minor), a
@@ -114,6 +129,7 @@
 
 #include "common.h"
 #include "device.h"
+#include "regmap_search.h"
 
 /*
  * The framework's version (kmod/iio_core.c), passed in by cli/cli.mk; a
@@ -133,7 +149,8 @@ static const struct iioctl_cmd iioctl_cmd_help = {
 
 static const struct iioctl_cmd *const commands[] = {
 	&iioctl_cmd_list, &iioctl_cmd_info, &iioctl_cmd_dump,
-	&iioctl_cmd_peek, &iioctl_cmd_poke, &iioctl_cmd_wait_value,
+	&iioctl_cmd_peek, &iioctl_cmd_poke, &iioctl_cmd_regs,
+	&iioctl_cmd_wait_value,
 	&iioctl_cmd_watch, &iioctl_cmd_wait_events,
 	&iioctl_cmd_trigger, &iioctl_cmd_dma, &iioctl_cmd_batch,
 	&iioctl_cmd_help,
@@ -144,19 +161,23 @@ static void print_usage(FILE *f)
 {
 	size_t i;
 
-	fputs("usage: iioctl [--sysfs DIR] [--dev DIR] COMMAND [OPTIONS] [ARGS]\n"
+	fputs("usage: iioctl [--sysfs DIR] [--dev DIR] [--map FILE] [--maps DIRS]\n"
+	      "              COMMAND [OPTIONS] [ARGS]\n"
 	      "       iioctl --version | -h | --help | help [COMMAND]\n\n"
 	      "commands (iioctl COMMAND --help for each one's options):\n", f);
 	for (i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  %-12s %s\n", commands[i]->name, commands[i]->help);
 	fputs("\n"
 	      "  --sysfs DIR  the class folder (default /sys/class/iio; $IIOCTL_SYSFS)\n"
-	      "  --dev DIR    the node folder (default /dev; $IIOCTL_DEV)\n\n"
+	      "  --dev DIR    the node folder (default /dev; $IIOCTL_DEV)\n"
+	      "  --map FILE   the register map of every DEV (iio-regmap(5))\n"
+	      "  --maps DIRS  folders searched first for maps ($IIOCTL_MAPS)\n\n"
 	      "DEV is iioN, N, a node path (/dev/iio0_in picks the in window), a\n"
 	      "PCI address (0000:00:10.0, .../bar2) or an exact device name.\n"
 	      "Numbers: decimal or 0x hex, K/M/G suffixes (powers of 1024) for\n"
 	      "offsets and lengths; a leading 0 followed by digits is refused\n"
-	      "(no octal).\n\n"
+	      "(no octal).  OFFSET may be a register's name, REG or REG.FIELD,\n"
+	      "when the device has a register map (iioctl regs DEV lists them).\n\n"
 	      "exit status: 0 success, 1 device or I/O error, 2 usage error (bad\n"
 	      "option, number, range, width, alignment or device), 3 timeout,\n"
 	      "4 device went away, 5 no event source or no event_write,\n"
@@ -196,7 +217,7 @@ int iioctl_run_command(int argc, const char **argv)
 int main(int argc, const char **argv)
 {
 	/* static: popt's copies of the option values stay reachable */
-	static const char *sysfs, *dev;
+	static const char *sysfs, *dev, *map, *maps;
 	int help = 0, version = 0, rc, status;
 	const char **args;
 	poptContext ctx;
@@ -206,6 +227,10 @@ int main(int argc, const char **argv)
 		  "the iio class folder (default /sys/class/iio)", "DIR" },
 		{ "dev", 0, POPT_ARG_STRING, &dev, 0,
 		  "the device node folder (default /dev)", "DIR" },
+		{ "map", 0, POPT_ARG_STRING, &map, 0,
+		  "the register map of every device (iio-regmap(5))", "FILE" },
+		{ "maps", 0, POPT_ARG_STRING, &maps, 0,
+		  "folders searched first for register maps", "DIRS" },
 		{ "version", 0, POPT_ARG_NONE, &version, 0,
 		  "print the version", NULL },
 		{ "help", 'h', POPT_ARG_NONE, &help, 0, "show the commands",
@@ -249,6 +274,10 @@ int main(int argc, const char **argv)
 	}
 	device_set_roots(sysfs && *sysfs ? sysfs : NULL,
 			 dev && *dev ? dev : NULL);
+	if (map)
+		regmap_set_file(map);
+	if (maps)
+		regmap_set_dirs(maps);
 	for (nargs = 0; args[nargs]; nargs++)
 		;
 	status = iioctl_run_command(nargs, args);

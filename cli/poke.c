@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * poke.c - iioctl poke DEV OFFSET VALUE: write one value, or --count N
+ * poke.c - iioctl poke DEV OFFSET|REG[.FIELD] VALUE: write one value, a
+ * register or a field (read-modify-write), or --count N
  * of them (optionally under a mask, optionally read back), or load bytes
  * from a file
  */
@@ -9,6 +10,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "location.h"
 #include "region.h"
 
 static int poke_from(struct region *r, uint64_t offset, const char *path,
@@ -52,15 +54,18 @@ static int poke_from(struct region *r, uint64_t offset, const char *path,
 static int do_poke(int argc, const char **argv)
 {
 	const char *width_arg = NULL, *mask_arg = NULL, *from = NULL;
-	const char *count_arg = NULL;
-	uint64_t offset, value, mask, all, count = 1, i;
-	unsigned width = 4;
+	const char *count_arg = NULL, *offset_arg, *value_arg = NULL;
+	uint64_t offset, value, mask, count = 1, i;
+	char name[160], *eq;
+	struct location loc;
+	unsigned width;
 	int verify = 0;
 	struct region r;
 	poptContext ctx;
 	const struct poptOption options[] = {
 		{ "width", 'w', POPT_ARG_STRING, &width_arg, 0,
-		  "access width in bytes: 1, 2, 4 (default) or 8", "W" },
+		  "access width in bytes: 1, 2, 4 or 8 (default: the register's, or 4)",
+		  "W" },
 		{ "mask", 'm', POPT_ARG_STRING, &mask_arg, 0,
 		  "change only these bits (read-modify-write)", "MASK" },
 		{ "verify", 0, POPT_ARG_NONE, &verify, 0,
@@ -78,13 +83,29 @@ static int do_poke(int argc, const char **argv)
 
 	region_opts = (struct region_options){ 0 };
 	ctx = parse_options(argc, argv, options,
-			    "DEV OFFSET VALUE[:MASK] | DEV OFFSET --from FILE");
+			    "DEV OFFSET|REG[.FIELD] VALUE[:MASK] | DEV REG[.FIELD]=VALUE | DEV OFFSET --from FILE");
 	if (width_arg)
-		width = parse_width_or_die(width_arg);
+		parse_width_or_die(width_arg);
 	region_select(&r, need_arg(ctx, "DEV"));
-	offset = parse_u64_or_die(need_arg(ctx, "OFFSET"), "offset",
-				  NUM_SUFFIX, UINT64_MAX);
+	offset_arg = need_arg(ctx, "OFFSET");
+	eq = strchr(offset_arg, '=');
+	if (eq) {
+		/* REG[.FIELD]=VALUE: the value in the same word */
+		copy_string(name, sizeof(name), offset_arg);
+		if ((size_t)(eq - offset_arg) < sizeof(name))
+			name[eq - offset_arg] = '\0';
+		value_arg = eq + 1;
+		offset_arg = name;
+	}
+	location_parse_or_die(&r, offset_arg, width_arg, &loc);
+	offset = loc.offset;
+	width = loc.width;
+	if (eq && !loc.reg)
+		die(IIOCTL_EUSAGE, "invalid offset '%s': OFFSET=VALUE takes a register name",
+		    offset_arg);
 	if (from) {
+		if (eq)
+			die(IIOCTL_EUSAGE, "REG=VALUE and --from conflict");
 		if (mask_arg || count_arg)
 			die(IIOCTL_EUSAGE, "--%s and --from conflict",
 			    mask_arg ? "mask" : "count");
@@ -93,10 +114,11 @@ static int do_poke(int argc, const char **argv)
 		return poke_from(&r, offset, from, width_arg ? width : 0,
 				 verify);
 	}
-	all = width == 8 ? UINT64_MAX : (1ULL << 8 * width) - 1;
-	parse_value_mask_or_die(need_arg(ctx, "VALUE"), mask_arg, all,
-				&value, &mask);
+	if (!value_arg)
+		value_arg = need_arg(ctx, "VALUE");
+	location_value_mask_or_die(&loc, value_arg, mask_arg, &value, &mask);
 	no_more_args(ctx);
+	location_check_access(&loc, true);
 	if (count_arg) {
 		count = parse_u64_or_die(count_arg, "count", 0,
 					 UINT64_MAX / width);
@@ -118,5 +140,5 @@ static int do_poke(int argc, const char **argv)
 const struct iioctl_cmd iioctl_cmd_poke = {
 	.name = "poke",
 	.run = do_poke,
-	.help = "write one value (-w, -m MASK, --verify, -c N fills) or bytes (--from FILE)",
+	.help = "write one value, register or field (-w, -m MASK, --verify, -c N fills) or bytes (--from FILE)",
 };

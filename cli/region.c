@@ -326,7 +326,7 @@ void region_write_values(struct region *r, uint64_t offset, const void *buf,
 void region_poke(struct region *r, uint64_t offset, unsigned width,
 		 uint64_t value, uint64_t mask, bool verify)
 {
-	uint64_t all = width == 8 ? UINT64_MAX : (1ULL << 8 * width) - 1;
+	uint64_t all = width_bits(width);
 	uint64_t back;
 
 	if (mask != all)

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * wait_value.c - iioctl wait-value DEV OFFSET VALUE: poll a register until
+ * wait_value.c - iioctl wait-value DEV OFFSET|REG[.FIELD] VALUE: poll a
+ * register until
  * (value & mask) == VALUE, or with --change until it changes
  */
 #include "common.h"
+#include "location.h"
 #include "region.h"
 
 #define DEFAULT_INTERVAL_NS 10000000ULL	/* 10ms */
@@ -12,16 +14,18 @@ static int do_wait_value(int argc, const char **argv)
 {
 	const char *width_arg = NULL, *mask_arg = NULL, *timeout_arg = NULL;
 	const char *interval_arg = NULL, *value_arg;
-	uint64_t offset, value = 0, mask, all, v, first, deadline = 0;
+	uint64_t offset, value = 0, mask, v, first, deadline = 0;
 	uint64_t timeout = 0, interval = DEFAULT_INTERVAL_NS, now;
-	unsigned width = 4;
+	struct location loc;
+	unsigned width;
 	int change = 0;
-	char text[32];
+	char text[32], where[160];
 	struct region r;
 	poptContext ctx;
 	const struct poptOption options[] = {
 		{ "width", 'w', POPT_ARG_STRING, &width_arg, 0,
-		  "access width in bytes: 1, 2, 4 (default) or 8", "W" },
+		  "access width in bytes: 1, 2, 4 or 8 (default: the register's, or 4)",
+		  "W" },
 		{ "mask", 'm', POPT_ARG_STRING, &mask_arg, 0,
 		  "compare only these bits", "MASK" },
 		{ "timeout", 't', POPT_ARG_STRING, &timeout_arg, 0,
@@ -40,22 +44,18 @@ static int do_wait_value(int argc, const char **argv)
 
 	region_opts = (struct region_options){ 0 };
 	ctx = parse_options(argc, argv, options,
-			    "DEV OFFSET VALUE[:MASK] | DEV OFFSET --change");
+			    "DEV OFFSET|REG[.FIELD] VALUE[:MASK] | DEV OFFSET|REG[.FIELD] --change");
 	if (width_arg)
-		width = parse_width_or_die(width_arg);
+		parse_width_or_die(width_arg);
 	region_select(&r, need_arg(ctx, "DEV"));
-	offset = parse_u64_or_die(need_arg(ctx, "OFFSET"), "offset",
-				  NUM_SUFFIX, UINT64_MAX);
-	all = width == 8 ? UINT64_MAX : (1ULL << 8 * width) - 1;
-	if (change) {
-		mask = mask_arg ? parse_u64_or_die(mask_arg, "mask", 0, all) :
-				  all;
-	} else {
-		value_arg = need_arg(ctx, "VALUE");
-		parse_value_mask_or_die(value_arg, mask_arg, all, &value,
-					&mask);
-	}
+	location_parse_or_die(&r, need_arg(ctx, "OFFSET"), width_arg, &loc);
+	offset = loc.offset;
+	width = loc.width;
+	/* --change: the mask alone, as VALUE 0 under it */
+	value_arg = change ? "0" : need_arg(ctx, "VALUE");
+	location_value_mask_or_die(&loc, value_arg, mask_arg, &value, &mask);
 	no_more_args(ctx);
+	location_check_access(&loc, false);
 	if (timeout_arg)
 		timeout = parse_duration_or_die(timeout_arg, "timeout");
 	if (interval_arg)
@@ -73,16 +73,17 @@ static int do_wait_value(int argc, const char **argv)
 			break;
 		now = now_ns();
 		if (timeout_arg && now >= deadline) {
-			print_value(v, width, false);
+			location_print(&loc, v, false);
 			flush_stdout();
+			location_label(&loc, where, sizeof(where));
 			if (change)
-				die(IIOCTL_ETIMEOUT, "%s: timeout after %s: 0x%llx unchanged",
+				die(IIOCTL_ETIMEOUT, "%s: timeout after %s: %s unchanged",
 				    r.label,
 				    format_duration(timeout, text, sizeof(text)),
-				    (unsigned long long)offset);
-			die(IIOCTL_ETIMEOUT, "%s: timeout after %s: 0x%llx is 0x%0*llx, not 0x%0*llx under mask 0x%0*llx",
+				    where);
+			die(IIOCTL_ETIMEOUT, "%s: timeout after %s: %s is 0x%0*llx, not 0x%0*llx under mask 0x%0*llx",
 			    r.label, format_duration(timeout, text, sizeof(text)),
-			    (unsigned long long)offset, (int)(2 * width),
+			    where, (int)(2 * width),
 			    (unsigned long long)v, (int)(2 * width),
 			    (unsigned long long)value, (int)(2 * width),
 			    (unsigned long long)mask);
@@ -91,7 +92,7 @@ static int do_wait_value(int argc, const char **argv)
 		sleep_ns(timeout_arg && deadline - now < interval ?
 			 deadline - now : interval);
 	}
-	print_value(v, width, false);
+	location_print(&loc, v, false);
 	region_close(&r);
 	return IIOCTL_OK;
 }

@@ -17,8 +17,8 @@
 # (they join "--opt=value" and names with colons back into one word) and
 # falls back to COMP_WORDS as they are.
 
-_iioctl_commands="list info dump peek poke wait-value watch wait-events trigger
-dma batch help"
+_iioctl_commands="list info dump peek poke regs wait-value watch wait-events
+trigger dma batch help"
 _iioctl_columns="device nr name version type size physaddr in out irq events
 listeners vectors dma dev parent"
 
@@ -30,6 +30,7 @@ _iioctl_options()
 	info) echo "-j --json" ;;
 	dump) echo "-s --skip -n --length -w --width --raw --compare --in --out --dma --mmap" ;;
 	peek) echo "-w --width -d --decimal --in --out --dma --mmap" ;;
+	regs) echo "-j --json --names --in --out --mmap" ;;
 	poke) echo "-w --width -m --mask --verify -c --count --from --in --out --dma --mmap" ;;
 	wait-value) echo "-w --width -m --mask -t --timeout -i --interval --change --in --out --dma --mmap" ;;
 	watch) echo "-w --width -i --interval -n --num-changes -t --timeout --format --in --out --dma --mmap" ;;
@@ -46,7 +47,7 @@ _iioctl_options()
 _iioctl_takes_value()
 {
 	case $1:$2 in
-	global:--sysfs | global:--dev) return 0 ;;
+	global:--sysfs | global:--dev | global:--map | global:--maps) return 0 ;;
 	list:-o | list:--output) return 0 ;;
 	dump:-s | dump:--skip | dump:-n | dump:--length) return 0 ;;
 	dump:-w | dump:--width | peek:-w | peek:--width) return 0 ;;
@@ -169,6 +170,17 @@ _iioctl_vectors()
 	seq 0 $((max - 1))
 }
 
+# _iioctl_registers DEV GLOBAL...: the register names of DEV's map (none
+# without one), from iioctl itself with the line's global options
+_iioctl_registers()
+{
+	local dev
+	dev=$(_iioctl_dequote "$1")
+	shift
+	[ -n "$dev" ] || return
+	command iioctl "$@" regs --names "$dev" 2>/dev/null
+}
+
 # _iioctl_files CUR [-d]: file (or, with -d, directory) names
 _iioctl_files()
 {
@@ -206,7 +218,7 @@ _iioctl()
 
 	# the words before cur: global options, the command, its words
 	local i=1 w cmd="" sysfs="" ddash=false window=""
-	local -a args=()
+	local -a args=() global=()
 	while [ "$i" -lt "$cword" ]; do
 		w=${words[i]}
 		if [ -z "$cmd" ]; then
@@ -214,6 +226,11 @@ _iioctl()
 			--sysfs) sysfs=${words[i + 1]:-}; i=$((i + 1)) ;;
 			--sysfs=*) sysfs=${w#--sysfs=} ;;
 			--dev) i=$((i + 1)) ;;
+			--map | --maps)
+				global+=("$w" "$(_iioctl_dequote "${words[i + 1]:-}")")
+				i=$((i + 1)) ;;
+			--map=* | --maps=*)
+				global+=("${w%%=*}" "$(_iioctl_dequote "${w#*=}")") ;;
 			-*) ;;
 			*) cmd=$w ;;
 			esac
@@ -239,7 +256,8 @@ _iioctl()
 	# the value of an option
 	if [ -z "$cmd" ]; then
 		case $prev in
-		--sysfs | --dev) _iioctl_files "$cur" -d; return ;;
+		--sysfs | --dev | --maps) _iioctl_files "$cur" -d; return ;;
+		--map) _iioctl_files "$cur"; return ;;
 		esac
 	elif ! $ddash && _iioctl_takes_value "$cmd" "$prev"; then
 		case $prev in
@@ -270,7 +288,8 @@ _iioctl()
 
 	if [ -z "$cmd" ]; then
 		if [[ $cur == -* ]]; then
-			_iioctl_reply "$cur" --sysfs --dev --version -h --help
+			_iioctl_reply "$cur" --sysfs --dev --map --maps --version -h \
+				--help
 		else
 			# shellcheck disable=SC2086 # a word list
 			_iioctl_reply "$cur" $_iioctl_commands
@@ -299,13 +318,18 @@ _iioctl()
 	done
 	case $cmd:$n in
 	list:* | info:0 | dump:0 | peek:0 | poke:0 | wait-value:0 | watch:0 | \
-	wait-events:0 | trigger:0 | dma:0)
+	wait-events:0 | trigger:0 | dma:0 | regs:0)
 		if [[ $cur == */* || $cur == .* ]]; then
 			_iioctl_files "$cur"	# a node path
 		else
 			_iioctl_devices "$cur" "$sysfs" "$window"
 		fi
 		;;
+	peek:1 | poke:1 | wait-value:1 | watch:* | regs:*)
+		local -a regs
+		mapfile -t regs < <(_iioctl_registers "${args[0]}" \
+			--sysfs "$sysfs" "${global[@]}")
+		_iioctl_reply "$cur" "${regs[@]}" ;;
 	trigger:1)
 		$raw && _iioctl_files "$cur" ;;
 	batch:0)

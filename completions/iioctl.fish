@@ -9,16 +9,19 @@
 # iioN and as the devices' names (not a name two devices share), only
 # devices with the window once --in or --out is given; -w widths; --dma
 # and --vector what the device has; list -o columns (a comma list, not
-# those already given); files for
-# poke --from, batch FILE and trigger --raw DEV FILE; directories for
-# --sysfs and --dev.
+# those already given); register names (REG and REG.FIELD, as iioctl regs
+# --names DEV lists them, with the line's --sysfs, --map and --maps) where
+# an offset goes, for a device that has a register map; files for poke
+# --from, batch FILE, trigger --raw DEV FILE and --map; directories for
+# --sysfs, --dev and --maps.
 
-set -l __iioctl_cmds list info dump peek poke wait-value watch wait-events trigger dma batch help
+set -l __iioctl_cmds list info dump peek poke regs wait-value watch wait-events trigger dma batch help
 
 # the options that read the next word, per command ("global" before it)
 function __iioctl_takes_value -a cmd opt
     switch "$cmd:$opt"
-        case global:--sysfs global:--dev list:-o list:--output \
+        case global:--sysfs global:--dev global:--map global:--maps \
+            list:-o list:--output \
             dump:-s dump:--skip dump:-n dump:--length dump:-w dump:--width \
             peek:-w peek:--width poke:-w poke:--width poke:-m poke:--mask \
             poke:--from wait-events:-n wait-events:--num-events \
@@ -36,10 +39,12 @@ function __iioctl_takes_value -a cmd opt
 end
 
 # prints the command, then its positional arguments so far, one a line;
-# $__iioctl_sysfs and $__iioctl_window are set from the line
+# $__iioctl_sysfs, $__iioctl_window and $__iioctl_global (--map and
+# --maps with their values) are set from the line
 function __iioctl_parse
     set -g __iioctl_sysfs ''
     set -g __iioctl_window ''
+    set -g __iioctl_global
     set -l words (commandline -opc)
     set -e words[1]
     set -l cmd ''
@@ -60,6 +65,12 @@ function __iioctl_parse
                     set -g __iioctl_sysfs (string replace -- --sysfs= '' $w)
                 case --dev
                     set skip 1
+                case --map --maps
+                    set skip 1
+                    set -l i (contains -i -- $w $words)
+                    set -a -g __iioctl_global $w $words[(math $i + 1)]
+                case '--map=*' '--maps=*'
+                    set -a -g __iioctl_global $w
                 case '-*'
                 case '*'
                     set cmd $w
@@ -159,6 +170,22 @@ function __iioctl_vectors
     seq 0 (math $max - 1)
 end
 
+# the register names of DEV's map (none without one), from iioctl
+function __iioctl_registers
+    set -l parsed (__iioctl_parse)
+    set -q parsed[2]; or return
+    set -l sysfs $__iioctl_sysfs
+    test -n "$sysfs"; or set sysfs $IIOCTL_SYSFS
+    test -n "$sysfs"; or set sysfs /sys/class/iio
+    command iioctl --sysfs $sysfs $__iioctl_global regs --names $parsed[2] 2>/dev/null
+end
+
+# true if the command is one of the arguments and DEV is given
+function __iioctl_after_dev
+    set -l parsed (__iioctl_parse)
+    contains -- "$parsed[1]" $argv; and set -q parsed[2]
+end
+
 # list -o: the comma list so far and each column not in it yet
 function __iioctl_columns
     set -l token (commandline -ct)
@@ -178,6 +205,10 @@ complete -c iioctl -n $nocmd -l sysfs -x -a '(__fish_complete_directories)' \
     -d 'the iio class folder (default /sys/class/iio)'
 complete -c iioctl -n $nocmd -l dev -x -a '(__fish_complete_directories)' \
     -d 'the device node folder (default /dev)'
+complete -c iioctl -n $nocmd -l map -r -F \
+    -d 'the register map of every device'
+complete -c iioctl -n $nocmd -l maps -x -a '(__fish_complete_directories)' \
+    -d 'folders searched first for register maps'
 complete -c iioctl -n $nocmd -l version -d 'print the version'
 complete -c iioctl -n $nocmd -s h -l help -d 'show the commands'
 complete -c iioctl -n $nocmd -a list -d 'list the devices'
@@ -185,6 +216,7 @@ complete -c iioctl -n $nocmd -a info -d 'everything about one device'
 complete -c iioctl -n $nocmd -a dump -d 'hexdump of the region or a window'
 complete -c iioctl -n $nocmd -a peek -d 'read one value'
 complete -c iioctl -n $nocmd -a poke -d 'write one value or bytes'
+complete -c iioctl -n $nocmd -a regs -d 'the registers of the register map, decoded'
 complete -c iioctl -n $nocmd -a wait-value -d 'poll a register until it has a value'
 complete -c iioctl -n $nocmd -a watch -d 'a line per change of registers'
 complete -c iioctl -n $nocmd -a wait-events -d 'block until N events'
@@ -194,12 +226,12 @@ complete -c iioctl -n $nocmd -a batch -d 'run commands from FILE, one a line'
 complete -c iioctl -n $nocmd -a help -d 'show the commands'
 
 # every command but help: popt's help options
-set -l popt "__fish_seen_subcommand_from list info dump peek poke wait-value watch wait-events trigger dma batch"
+set -l popt "__fish_seen_subcommand_from list info dump peek poke regs wait-value watch wait-events trigger dma batch"
 complete -c iioctl -n $popt -s '?' -l help -d 'show the command\'s help'
 complete -c iioctl -n $popt -l usage -d 'brief usage message'
 
 # list, info
-complete -c iioctl -n '__fish_seen_subcommand_from list info dma' -s j -l json \
+complete -c iioctl -n '__fish_seen_subcommand_from list info dma regs' -s j -l json \
     -d 'print JSON'
 complete -c iioctl -n '__fish_seen_subcommand_from list' -s n -l noheadings \
     -d 'no heading line'
@@ -248,6 +280,15 @@ complete -c iioctl -n "$region; and not __fish_seen_argument -l in -l out" \
     -l dma -x -a '(__iioctl_dma_buffers)' -d 'use DMA buffer K'
 complete -c iioctl -n $region -l mmap -d 'access through mmap()'
 
+# regs: the node options but --dma
+set -l regs '__fish_seen_subcommand_from regs'
+complete -c iioctl -n $regs -l names -d 'print the names only'
+complete -c iioctl -n "$regs; and not __fish_seen_argument -l out" -l in \
+    -d 'use the in window'
+complete -c iioctl -n "$regs; and not __fish_seen_argument -l in" -l out \
+    -d 'use the out window'
+complete -c iioctl -n $regs -l mmap -d 'access through mmap()'
+
 # wait-events
 set -l wait '__fish_seen_subcommand_from wait-events'
 complete -c iioctl -n $wait -s n -l num-events -x -d 'return after N events'
@@ -263,8 +304,10 @@ complete -c iioctl -n '__fish_seen_subcommand_from dma' -s r -l request -x \
 
 # the arguments
 complete -c iioctl -n '__iioctl_at any list' -a '(__iioctl_devices)'
-complete -c iioctl -n '__iioctl_at 0 info dump peek poke wait-value watch wait-events trigger dma' \
+complete -c iioctl -n '__iioctl_at 0 info dump peek poke regs wait-value watch wait-events trigger dma' \
     -a '(__iioctl_devices)'
+complete -c iioctl -n '__iioctl_at 1 peek poke wait-value; or __iioctl_after_dev watch regs' \
+    -a '(__iioctl_registers)'
 complete -c iioctl -n '__iioctl_at 1 trigger; and __fish_seen_argument -l raw' \
     -F
 complete -c iioctl -n '__iioctl_at 0 batch' -F

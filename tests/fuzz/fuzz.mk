@@ -1,7 +1,7 @@
 # tests/fuzz/fuzz.mk - libFuzzer harnesses of iioctl's parsers, included
 # by the top-level Makefile
 #
-#   make fuzz            builds build/fuzz/fuzz_{number,dev,batch} (clang,
+#   make fuzz            builds build/fuzz/fuzz_{number,dev,batch,regmap} (clang,
 #                        -fsanitize=fuzzer,address,undefined) and runs each
 #                        for FUZZ_SECONDS (default 60) from the committed
 #                        seeds (tests/fuzz/corpus/NAME) after replaying the
@@ -29,7 +29,7 @@ FUZZ_CFLAGS := -std=gnu11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror \
 FUZZ_LDFLAGS := -Wl,--wrap=exit
 FUZZ_HDRS := tests/fuzz/fuzz_common.h $(wildcard cli/*.h)
 FUZZ_BINS := $(BUILD)/fuzz/fuzz_number $(BUILD)/fuzz/fuzz_dev \
-	$(BUILD)/fuzz/fuzz_batch
+	$(BUILD)/fuzz/fuzz_batch $(BUILD)/fuzz/fuzz_regmap
 # every source but main.c's main(), renamed away (libFuzzer has main)
 FUZZ_BATCH_SRCS := $(filter-out cli/main.c,$(wildcard cli/*.c))
 
@@ -45,6 +45,12 @@ $(BUILD)/fuzz/fuzz_number: tests/fuzz/fuzz_number.c cli/common.c \
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< cli/common.c $(FUZZ_LDFLAGS) \
 		$(CLI_POPT_STATIC)
+
+$(BUILD)/fuzz/fuzz_regmap: tests/fuzz/fuzz_regmap.c cli/regmap.c \
+		cli/common.c $(FUZZ_HDRS) | deps
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< cli/regmap.c cli/common.c \
+		$(FUZZ_LDFLAGS) $(CLI_POPT_STATIC)
 
 $(BUILD)/fuzz/fuzz_dev: tests/fuzz/fuzz_dev.c $(CLI_LIB_SRCS) \
 		$(FUZZ_HDRS) | deps

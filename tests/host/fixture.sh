@@ -6,7 +6,8 @@
 #   iio3 "pci-testdev" port 0x100 at 0xc000, no windows, irq none
 #   iio1 has a DMA buffer dma0 (0x10000 bytes at bus address 0x6050000)
 #   and 3 event vectors (/dev/iio1_event1, _event2)
-#   the PCI parents have a resource file: BAR0 holds the region
+#   the PCI parents have a resource file (BAR0 holds the region) and
+#   vendor, device and class files (edu 1234:11e8, pci-testdev 1b36:0005)
 make_attrs() {	# DIR NAME TYPE PHYS SIZE IRQ MINOR PARENT BUS
 	mkdir -p "$1"
 	printf '%s\n' "$2" > "$1/name"
@@ -30,6 +31,12 @@ make_resource() {	# DIR BAR0_START BAR0_END: BAR0, five empty BARs
 			printf '0x%016x 0x%016x 0x%016x\n' 0 0 0
 		done
 	} > "$1/resource"
+}
+
+make_pci_id() {	# DIR VENDOR DEVICE CLASS
+	echo "$2" > "$1/vendor"
+	echo "$3" > "$1/device"
+	echo "$4" > "$1/class"
 }
 
 make_node() {	# PATH SIZE
@@ -64,6 +71,9 @@ make_fixture() {
 	make_resource "$1/devices/pci/0000:00:10.0" 0xfea00000 0xfeafffff
 	make_resource "$1/devices/pci/0000:00:11.0" 0xfeb00000 0xfebfffff
 	make_resource "$1/devices/pci/0000:00:18.0" 0xc000 0xc0ff
+	make_pci_id "$1/devices/pci/0000:00:10.0" 0x1234 0x11e8 0x00ff00
+	make_pci_id "$1/devices/pci/0000:00:11.0" 0x1234 0x11e8 0x00ff00
+	make_pci_id "$1/devices/pci/0000:00:18.0" 0x1b36 0x0005 0x00ff00
 	make_node "$dev/iio0" 8192; make_node "$dev/iio0_in" 4096
 	make_node "$dev/iio0_out" 4096; make_node "$dev/iio0_event" 0
 	for n in 1 2; do

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * location.h - an OFFSET argument, or a register's name (REG, or
+ * REG.FIELD for its bits) in the device's register map
+ */
+#ifndef IIOCTL_LOCATION_H
+#define IIOCTL_LOCATION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "region.h"
+#include "regmap.h"
+
+struct location {
+	uint64_t offset;		/* in the node used */
+	unsigned width;			/* -w, the register's, or 4 */
+	const struct regmap_reg *reg;	/* NULL: a number was given */
+	const struct regmap_field *field;	/* REG.FIELD, or NULL */
+};
+
+/*
+ * arg: a number, or REG / REG.FIELD (any case) of the map of r's device
+ * (offsets in the in or out window are the register's less the window's
+ * start).  The width is width_arg's (-w, or NULL), else the register's,
+ * else 4.  Dies with status 2 on a bad number, a name with no map, an
+ * unknown register or field, a field the width does not hold, or a
+ * register outside the node.  Does not check the range.
+ */
+void location_parse_or_die(const struct region *r, const char *arg,
+			   const char *width_arg, struct location *loc);
+/* Dies (status 2) if a named register is write-only (reading) or read-only. */
+void location_check_access(const struct location *loc, bool write);
+/*
+ * VALUE[:MASK] and -m MASK (or NULL) for the location: for a field, the
+ * field's bits (VALUE may be one of its named values), shifted into the
+ * register; dies with status 2 if they do not fit.
+ */
+void location_value_mask_or_die(const struct location *loc,
+				const char *value_arg, const char *mask_arg,
+				uint64_t *value, uint64_t *mask);
+/* What a value read at the location says: the field's bits, or all. */
+uint64_t location_extract(const struct location *loc, uint64_t v);
+/* The location's value as peek prints it: 0x and its digits, or decimal. */
+void location_print(const struct location *loc, uint64_t v, bool decimal);
+/* "status", "status.irq_fact" or "0x20", for messages and watch's %r */
+void location_label(const struct location *loc, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * regs.c - iioctl regs DEV [REG[.FIELD]]...: the registers of the
+ * device's register map read and decoded field by field (text or JSON),
+ * or with --names only their names
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "location.h"
+#include "region.h"
+#include "regmap_search.h"
+
+/* One register to show: where it is, and one field or all of them. */
+struct shown {
+	struct location loc;
+	bool has_value;
+	uint64_t value;
+};
+
+/* The text table: a row per register or field, columns aligned. */
+enum { COL_NAME, COL_WHERE, COL_ACCESS, COL_VALUE, COL_DESC, NCOLS };
+
+struct row {
+	char *col[NCOLS];
+};
+
+static char *format(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+static char *format(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		die(IIOCTL_EDEVICE, "out of memory");
+	return s;
+}
+
+static char *field_bits_text(const struct regmap_field *f)
+{
+	return f->msb == f->lsb ? format("%u", f->lsb) :
+				  format("%u:%u", f->msb, f->lsb);
+}
+
+static char *field_value_text(const struct shown *s,
+			      const struct regmap_field *f)
+{
+	struct location floc = s->loc;
+	const struct regmap_value *named;
+	unsigned bits = f->msb - f->lsb + 1;
+	uint64_t v;
+
+	if (!s->has_value)
+		return xstrdup("-");
+	floc.field = f;
+	v = location_extract(&floc, s->value);
+	named = regmap_value_name(f, v);
+	return format("0x%0*llx%s%s%s", (int)((bits + 3) / 4),
+		      (unsigned long long)v, named ? " (" : "",
+		      named ? named->name : "", named ? ")" : "");
+}
+
+static char *reg_value_text(const struct shown *s)
+{
+	const struct regmap_reg *reg = s->loc.reg;
+	int digits = (int)(2 * s->loc.width);
+
+	if (!s->has_value)
+		return xstrdup("- (write-only)");
+	if (reg->has_reset && s->value != reg->reset)
+		return format("0x%0*llx (reset 0x%0*llx)", digits,
+			      (unsigned long long)s->value, digits,
+			      (unsigned long long)reg->reset);
+	return format("0x%0*llx", digits, (unsigned long long)s->value);
+}
+
+static void add_row(struct row **rows, size_t *n, char *name, char *where,
+		    char *access, char *value, const char *desc)
+{
+	struct row *r;
+
+	*rows = xrealloc(*rows, (*n + 1) * sizeof(**rows));
+	r = &(*rows)[(*n)++];
+	r->col[COL_NAME] = name;
+	r->col[COL_WHERE] = where;
+	r->col[COL_ACCESS] = access;
+	r->col[COL_VALUE] = value;
+	r->col[COL_DESC] = xstrdup(desc);
+}
+
+static void print_text(const struct shown *shown, size_t n)
+{
+	struct row *rows = NULL;
+	size_t nrows = 0, i, j, width[NCOLS] = { 0 };
+	int digits = 2;
+
+	for (i = 0; i < n; i++)
+		while (shown[i].loc.offset >> (4 * digits) && digits < 16)
+			digits++;
+	for (i = 0; i < n; i++) {
+		const struct shown *s = &shown[i];
+		const struct regmap_reg *reg = s->loc.reg;
+
+		add_row(&rows, &nrows, xstrdup(reg->name),
+			format("0x%0*llx", digits,
+			       (unsigned long long)s->loc.offset),
+			xstrdup(regmap_access_name(reg->access)),
+			reg_value_text(s), reg->desc);
+		for (j = 0; j < reg->nfields; j++) {
+			const struct regmap_field *f = &reg->fields[j];
+
+			if (s->loc.field && s->loc.field != f)
+				continue;
+			add_row(&rows, &nrows, format("  %s", f->name),
+				field_bits_text(f), xstrdup(""),
+				field_value_text(s, f), f->desc);
+		}
+	}
+	for (i = 0; i < nrows; i++)
+		for (j = 0; j < NCOLS; j++)
+			if (strlen(rows[i].col[j]) > width[j])
+				width[j] = strlen(rows[i].col[j]);
+	for (i = 0; i < nrows; i++) {
+		char *line = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&line, &len);
+
+		if (!f)
+			die(IIOCTL_EDEVICE, "out of memory");
+		for (j = 0; j < NCOLS; j++) {
+			fprintf(f, "%s%-*s", j ? "  " : "", (int)width[j],
+				rows[i].col[j]);
+			free(rows[i].col[j]);
+		}
+		fclose(f);
+		while (len && line[len - 1] == ' ')
+			line[--len] = '\0';
+		puts(line);
+		free(line);
+	}
+	free(rows);
+}
+
+static void json_field(const struct shown *s, const struct regmap_field *f)
+{
+	struct location floc = s->loc;
+	const struct regmap_value *named = NULL;
+	uint64_t v = 0;
+
+	floc.field = f;
+	if (s->has_value) {
+		v = location_extract(&floc, s->value);
+		named = regmap_value_name(f, v);
+	}
+	printf("{\"name\": ");
+	json_string(stdout, f->name);
+	printf(", \"msb\": %u, \"lsb\": %u, \"value\": ", f->msb, f->lsb);
+	if (s->has_value)
+		printf("%llu", (unsigned long long)v);
+	else
+		printf("null");
+	printf(", \"value_name\": ");
+	if (named)
+		json_string(stdout, named->name);
+	else
+		printf("null");
+	printf(", \"description\": ");
+	json_string(stdout, f->desc);
+	printf("}");
+}
+
+static void print_json(const struct shown *shown, size_t n)
+{
+	size_t i, j;
+	bool first;
+
+	printf("[");
+	for (i = 0; i < n; i++) {
+		const struct shown *s = &shown[i];
+		const struct regmap_reg *reg = s->loc.reg;
+
+		printf("%s\n  {\"name\": ", i ? "," : "");
+		json_string(stdout, reg->name);
+		printf(", \"offset\": %llu, \"width\": %u, \"access\": \"%s\", \"value\": ",
+		       (unsigned long long)s->loc.offset, s->loc.width,
+		       regmap_access_name(reg->access));
+		if (s->has_value)
+			printf("%llu", (unsigned long long)s->value);
+		else
+			printf("null");
+		printf(", \"reset\": ");
+		if (reg->has_reset)
+			printf("%llu", (unsigned long long)reg->reset);
+		else
+			printf("null");
+		printf(", \"description\": ");
+		json_string(stdout, reg->desc);
+		printf(", \"fields\": [");
+		first = true;
+		for (j = 0; j < reg->nfields; j++) {
+			if (s->loc.field && s->loc.field != &reg->fields[j])
+				continue;
+			printf("%s", first ? "" : ", ");
+			first = false;
+			json_field(s, &reg->fields[j]);
+		}
+		printf("]}");
+	}
+	printf("%s]\n", n ? "\n" : "");
+}
+
+static int do_regs(int argc, const char **argv)
+{
+	const struct regmap *map;
+	struct shown *shown = NULL;
+	const char *arg;
+	int json = 0, names = 0;
+	size_t n = 0, i, j;
+	struct region r;
+	poptContext ctx;
+	struct iio_window w = { 0 };
+	const struct poptOption options[] = {
+		{ "json", 'j', POPT_ARG_NONE, &json, 0, "print JSON", NULL },
+		{ "names", 0, POPT_ARG_NONE, &names, 0,
+		  "print the names only (REG and REG.FIELD), reading no register",
+		  NULL },
+		/* region_popt_options but --dma: a DMA buffer has no map */
+		{ "in", 0, POPT_ARG_NONE, &region_opts.in, 0,
+		  "use the in window (/dev/iioN_in)", NULL },
+		{ "out", 0, POPT_ARG_NONE, &region_opts.out, 0,
+		  "use the out window (/dev/iioN_out)", NULL },
+		{ "mmap", 0, POPT_ARG_NONE, &region_opts.mmap, 0,
+		  "access through mmap() instead of pread()/pwrite()", NULL },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+
+	region_opts = (struct region_options){ 0 };
+	ctx = parse_options(argc, argv, options, "DEV [REG[.FIELD]]...");
+	region_select(&r, need_arg(ctx, "DEV"));
+	map = device_regmap(r.dev);
+	if (!map)
+		die(IIOCTL_EUSAGE, "%s has no register map (see iio-regmap(5))",
+		    r.dev->label);
+	if (names && json)
+		die(IIOCTL_EUSAGE, "--names and --json conflict");
+	while ((arg = poptGetArg(ctx))) {
+		shown = xrealloc(shown, (n + 1) * sizeof(*shown));
+		memset(&shown[n], 0, sizeof(*shown));
+		if (!(*arg >= '0' && *arg <= '9'))
+			location_parse_or_die(&r, arg, NULL, &shown[n].loc);
+		if (!shown[n].loc.reg)
+			die(IIOCTL_EUSAGE, "regs takes register names, not '%s'",
+			    arg);
+		n++;
+	}
+	if (!n) {
+		if (r.node == NODE_IN || r.node == NODE_OUT)
+			w = device_window(r.dev, r.node);
+		for (i = 0; i < map->nregs; i++) {
+			const struct regmap_reg *reg = &map->regs[i];
+
+			if (w.present && (reg->offset < w.offset ||
+					  reg->offset - w.offset >= w.len))
+				continue;
+			shown = xrealloc(shown, (n + 1) * sizeof(*shown));
+			memset(&shown[n], 0, sizeof(*shown));
+			location_parse_or_die(&r, reg->name, NULL,
+					      &shown[n++].loc);
+		}
+	}
+	if (names) {
+		for (i = 0; i < n && !iioctl_dry_run; i++) {
+			const struct regmap_reg *reg = shown[i].loc.reg;
+
+			printf("%s\n", reg->name);
+			for (j = 0; j < reg->nfields; j++)
+				printf("%s.%s\n", reg->name,
+				       reg->fields[j].name);
+		}
+		free(shown);
+		return IIOCTL_OK;
+	}
+	for (i = 0; i < n; i++)
+		region_check_range(&r, shown[i].loc.offset, shown[i].loc.width,
+				   shown[i].loc.width);
+	if (iioctl_dry_run) {
+		free(shown);
+		return IIOCTL_OK;
+	}
+	region_open(&r, false, 0, r.size);
+	for (i = 0; i < n; i++) {
+		if (shown[i].loc.reg->access == ACCESS_WO)
+			continue;
+		shown[i].value = region_read_value(&r, shown[i].loc.offset,
+						   shown[i].loc.width);
+		shown[i].has_value = true;
+	}
+	region_close(&r);
+	if (json)
+		print_json(shown, n);
+	else
+		print_text(shown, n);
+	free(shown);
+	return IIOCTL_OK;
+}
+
+const struct iioctl_cmd iioctl_cmd_regs = {
+	.name = "regs",
+	.run = do_regs,
+	.help = "the registers of the device's map, decoded (-j JSON, --names)",
+};
