@@ -52,6 +52,7 @@
 #include <linux/iommu.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/ratelimit.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 
@@ -158,19 +159,27 @@ enum iio_dma_protection iio_dma_policy(struct device *dma_dev)
 						       IIO_DMA_REFUSED;
 }
 
-/* 0, or -EPERM with the (ratelimited) line that names the opt-in */
+/*
+ * 0, or -EPERM with the line that names the opt-in; both kinds of line
+ * share one limit (at most ten in five seconds, as iio(4) says).
+ */
 static int iio_dma_permit(struct iio_class_dev *icd, struct device *dma_dev)
 {
+	static DEFINE_RATELIMIT_STATE(refusals, DEFAULT_RATELIMIT_INTERVAL,
+				      DEFAULT_RATELIMIT_BURST);
+
 	if (iio_dma_policy(dma_dev) != IIO_DMA_REFUSED)
 		return 0;
+	if (!__ratelimit(&refusals))
+		return -EPERM;
 	if (iio_dma_translated(dma_dev))
-		dev_notice_ratelimited(&icd->dev,
-				       "DMA buffer refused: %s shares its IOMMU group with other devices, whose DMA mappings it could reach; iio.enable_unsafe_noiommu_mode=1 allows it (unsafe, taints the kernel)\n",
-				       dev_name(dma_dev));
+		dev_notice(&icd->dev,
+			   "DMA buffer refused: %s shares its IOMMU group with other devices, whose DMA mappings it could reach; iio.enable_unsafe_noiommu_mode=1 allows it (unsafe, taints the kernel)\n",
+			   dev_name(dma_dev));
 	else
-		dev_notice_ratelimited(&icd->dev,
-				       "DMA buffer refused: no IOMMU translates the DMA of %s, which could reach all memory; iio.enable_unsafe_noiommu_mode=1 allows it (unsafe, taints the kernel)\n",
-				       dev_name(dma_dev));
+		dev_notice(&icd->dev,
+			   "DMA buffer refused: no IOMMU translates the DMA of %s, which could reach all memory; iio.enable_unsafe_noiommu_mode=1 allows it (unsafe, taints the kernel)\n",
+			   dev_name(dma_dev));
 	return -EPERM;
 }
 
