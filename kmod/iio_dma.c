@@ -53,6 +53,7 @@
 #include <linux/iommu.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/pci.h>
 #include <linux/ratelimit.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
@@ -112,17 +113,20 @@ static bool iio_dma_translated(struct device *dma_dev)
 	       iommu_is_dma_domain(domain);
 }
 
+/* PCI bridges (ports) do no DMA of their own: vfio lets them be */
 static int iio_dma_count_device(struct device *dev, void *count)
 {
-	(*(unsigned int *)count)++;
+	if (!dev_is_pci(dev) || !pci_is_bridge(to_pci_dev(dev)))
+		(*(unsigned int *)count)++;
 	return 0;
 }
 
 /*
- * @dma_dev alone in its IOMMU group.  The devices of a group (functions
- * of one slot without ACS, devices behind a PCIe-to-PCI bridge) share one
- * domain: each reaches every I/O virtual address mapped for any of them,
- * its buffers and the DMA mappings of a kernel driver alike.
+ * @dma_dev alone in its IOMMU group, but for bridges.  The devices of a
+ * group (functions of one slot without ACS, devices behind a PCIe-to-PCI
+ * bridge) share one domain: each reaches every I/O virtual address mapped
+ * for any of them, its buffers and the DMA mappings of a kernel driver
+ * alike.
  */
 static bool iio_dma_group_alone(struct device *dma_dev)
 {
