@@ -16,11 +16,14 @@
  *                  mmap (MAP_SHARED, from offset 0 up to size), mode 0600
  *
  * Who the device can reach (the policy of iio_dma_policy()): where an
- * IOMMU translates the device's DMA (a DMA-API paging domain), the buffers
- * come through it, bus_addr is an I/O virtual address and the device
- * reaches those buffers and nothing else.  Without translation (no IOMMU,
- * or an identity/passthrough domain) the device reaches all memory: user
- * space could program it with any bus address.  Then no buffer is
+ * IOMMU translates the device's DMA (a DMA-API paging domain) and the
+ * device is alone in its IOMMU group, the buffers come through it,
+ * bus_addr is an I/O virtual address and the device reaches those buffers
+ * and nothing else.  Without translation (no IOMMU, or an
+ * identity/passthrough domain) the device reaches all memory: user space
+ * could program it with any bus address; in a group shared with other
+ * devices it reaches whatever is mapped for them (one domain serves the
+ * whole group; vfio too wants the whole group).  Then no buffer is
  * allocated (dma_request fails with EPERM, a stub's own buffers are left
  * out) unless the administrator opted in with the module parameter
  * enable_unsafe_noiommu_mode, as vfio's of that name: the first such
@@ -50,6 +53,8 @@
 #include <linux/iommu.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/pci.h>
+#include <linux/ratelimit.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 
@@ -93,13 +98,52 @@ struct iio_dma_buffer {
 
 #define to_iio_dma_buffer(d) container_of(d, struct iio_dma_buffer, dev)
 
-/* An IOMMU translates @dma_dev's DMA through a DMA-API paging domain. */
+/*
+ * An IOMMU translates @dma_dev's DMA through a DMA-API paging domain (so
+ * iommu-dma allocates its buffers).  While a driver is bound the group's
+ * domain is its default one: iommu_device_use_default_domain() at probe
+ * refuses a group that another owner (vfio) claimed, and such a claim
+ * fails while we are bound.
+ */
 static bool iio_dma_translated(struct device *dma_dev)
 {
 	struct iommu_domain *domain = iommu_get_domain_for_dev(dma_dev);
 
 	return domain && (domain->type & __IOMMU_DOMAIN_PAGING) &&
 	       iommu_is_dma_domain(domain);
+}
+
+/* PCI bridges (ports) do no DMA of their own: vfio lets them be */
+static int iio_dma_count_device(struct device *dev, void *count)
+{
+	if (!dev_is_pci(dev) || !pci_is_bridge(to_pci_dev(dev)))
+		(*(unsigned int *)count)++;
+	return 0;
+}
+
+/*
+ * @dma_dev alone in its IOMMU group, but for bridges.  The devices of a
+ * group (functions of one slot without ACS, devices behind a PCIe-to-PCI
+ * bridge) share one domain: each reaches every I/O virtual address mapped
+ * for any of them, its buffers and the DMA mappings of a kernel driver
+ * alike.
+ */
+static bool iio_dma_group_alone(struct device *dma_dev)
+{
+	struct iommu_group *group = iommu_group_get(dma_dev);
+	unsigned int devices = 0;
+
+	if (!group)
+		return false;
+	iommu_group_for_each_dev(group, &devices, iio_dma_count_device);
+	iommu_group_put(group);
+	return devices == 1;
+}
+
+/* The device reaches its buffers and nothing else. */
+static bool iio_dma_confined(struct device *dma_dev)
+{
+	return iio_dma_translated(dma_dev) && iio_dma_group_alone(dma_dev);
 }
 
 /**
@@ -110,25 +154,39 @@ static bool iio_dma_translated(struct device *dma_dev)
  * time).
  *
  * Return: %IIO_DMA_TRANSLATED where an IOMMU translates the device's DMA
- * (a DMA or DMA_FQ domain); otherwise %IIO_DMA_UNSAFE when the
- * administrator opted in, %IIO_DMA_REFUSED when not.
+ * (a DMA or DMA_FQ domain) and the device is alone in its IOMMU group;
+ * otherwise %IIO_DMA_UNSAFE when the administrator opted in,
+ * %IIO_DMA_REFUSED when not.
  */
 enum iio_dma_protection iio_dma_policy(struct device *dma_dev)
 {
-	if (iio_dma_translated(dma_dev))
+	if (iio_dma_confined(dma_dev))
 		return IIO_DMA_TRANSLATED;
 	return READ_ONCE(enable_unsafe_noiommu_mode) ? IIO_DMA_UNSAFE :
 						       IIO_DMA_REFUSED;
 }
 
-/* 0, or -EPERM with the (ratelimited) line that names the opt-in */
+/*
+ * 0, or -EPERM with the line that names the opt-in; both kinds of line
+ * share one limit (at most ten in five seconds, as iio(4) says).
+ */
 static int iio_dma_permit(struct iio_class_dev *icd, struct device *dma_dev)
 {
+	static DEFINE_RATELIMIT_STATE(refusals, DEFAULT_RATELIMIT_INTERVAL,
+				      DEFAULT_RATELIMIT_BURST);
+
 	if (iio_dma_policy(dma_dev) != IIO_DMA_REFUSED)
 		return 0;
-	dev_notice_ratelimited(&icd->dev,
-			       "DMA buffer refused: no IOMMU translates the DMA of %s, which could reach all memory; iio.enable_unsafe_noiommu_mode=1 allows it (unsafe, taints the kernel)\n",
-			       dev_name(dma_dev));
+	if (!__ratelimit(&refusals))
+		return -EPERM;
+	if (iio_dma_translated(dma_dev))
+		dev_notice(&icd->dev,
+			   "DMA buffer refused: %s shares its IOMMU group with other devices, whose DMA mappings it could reach; iio.enable_unsafe_noiommu_mode=1 allows it (unsafe, taints the kernel)\n",
+			   dev_name(dma_dev));
+	else
+		dev_notice(&icd->dev,
+			   "DMA buffer refused: no IOMMU translates the DMA of %s, which could reach all memory; iio.enable_unsafe_noiommu_mode=1 allows it (unsafe, taints the kernel)\n",
+			   dev_name(dma_dev));
 	return -EPERM;
 }
 
@@ -366,7 +424,7 @@ static int iio_dma_add(struct iio_class_dev *icd, struct device *dma_dev,
 		goto err_put;
 	}
 	buffer->translated = iio_dma_translated(dma_dev);
-	if (!buffer->translated)
+	if (!iio_dma_confined(dma_dev))
 		iio_dma_unsafe_use(dma_dev);
 
 	sysfs_bin_attr_init(&buffer->data);

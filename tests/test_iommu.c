@@ -13,7 +13,9 @@
  * edu_overwrites_any_page_without_iommu).
  *
  * Devices (qemu/run): iio_edu's edu 00:10.0 with its buffer dma0,
- * iio_pci_generic's edu 00:13.0, pci-testdev 00:19.0 and NVMe 00:1a.0.
+ * iio_pci_generic's edu 00:13.0, pci-testdev 00:19.0 and NVMe 00:1a.0;
+ * iio_edu's edus 00:14.0 and 00:14.1, two functions of one slot and so of
+ * one IOMMU group, without buffers.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -168,8 +170,43 @@ static void nvme_driver_works(void)
 	EXPECT_EQ(kmsg_count("without IOMMU translation"), 0);
 }
 
+/*
+ * Two functions of one slot without ACS share an IOMMU group, so one
+ * domain: each would reach the other's buffers (and a kernel driver's
+ * mappings there).  iio_edu's buffers are refused for both, each with its
+ * line naming the shared group and the opt-in.
+ */
+static void shared_group_refused(void)
+{
+	static const char *const pci[] = { "0000:00:14.0", "0000:00:14.1" };
+	char path[160], group[2][160], line[200];
+	ssize_t n;
+	int i, nr;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path),
+			 "/sys/bus/pci/devices/%s/iommu_group", pci[i]);
+		n = readlink(path, group[i], sizeof(group[i]) - 1);
+		if (n <= 0)
+			FAIL("%s: no IOMMU group", pci[i]);
+		group[i][n] = 0;
+		nr = iio_find_by_parent(pci[i]);
+		EXPECT(nr >= 0);
+		EXPECT_STREQ(read_text(iio_attr_path(nr, "dma_iommu")),
+			     "refused");
+		EXPECT(!path_exists(iio_attr_path(nr, "dma0")));
+		snprintf(line, sizeof(line),
+			 "DMA buffer refused: %s shares its IOMMU group with other devices, whose DMA mappings it could reach; iio.enable_unsafe_noiommu_mode=1 allows it",
+			 pci[i]);
+		EXPECT_EQ(kmsg_count(line), 1);
+	}
+	EXPECT_STREQ(group[0], group[1]);
+	EXPECT_EQ(read_num("/proc/sys/kernel/tainted") & (1 << 6), 0);
+}
+
 static const struct check_case cases[] = {
 	CASE(every_device_translated),
+	CASE(shared_group_refused),
 	CASE(edu_copies_through_iommu),
 	CASE(canary_out_of_reach),
 	CASE_T(nvme_driver_works, 120),
