@@ -336,6 +336,31 @@ static size_t iio_writable(const struct iio_device *idev, unsigned long off,
 }
 
 /*
+ * How much of a transfer of @count bytes at @pos in the node's window can
+ * be done, under idev_lock: the bytes, starting at region offset *@start;
+ * 0 for a read at or past the window's end; -ENOSPC for a write there,
+ * -EPERM for one that starts in a reserved range, -EIO once the device is
+ * gone.
+ */
+static ssize_t iio_transfer_len(struct iio_class_dev *icd, unsigned int kind,
+				loff_t pos, size_t count, bool to_device,
+				unsigned long *start)
+{
+	unsigned long off, len;
+	ssize_t ret;
+
+	if (!icd->idev || iio_window(icd->idev, kind, &off, &len))
+		return -EIO;
+	if (pos >= len)
+		return to_device ? -ENOSPC : 0;
+	*start = off + pos;
+	ret = min_t(u64, count, len - pos);
+	if (to_device)
+		ret = iio_writable(icd->idev, *start, ret) ?: -EPERM;
+	return ret;
+}
+
+/*
  * One chunk of a transfer under idev_lock: the device access only, never a
  * user copy (which could fault on a mapping of this very device).
  */
@@ -343,22 +368,13 @@ static ssize_t iio_transfer_chunk(struct iio_class_dev *icd,
 				  unsigned int kind, loff_t pos, u8 *bounce,
 				  size_t count, bool to_device)
 {
-	unsigned long off, len;
+	unsigned long start;
 	ssize_t ret;
 
 	down_read(&icd->idev_lock);
-	if (!icd->idev || iio_window(icd->idev, kind, &off, &len)) {
-		ret = -EIO;
-	} else if (pos >= len) {
-		ret = to_device ? -ENOSPC : 0;
-	} else {
-		ret = min_t(u64, count, len - pos);
-		if (to_device)
-			ret = iio_writable(icd->idev, off + pos, ret) ?: -EPERM;
-		if (ret > 0)
-			iio_region_copy(icd->idev, off + pos, bounce, ret,
-					to_device);
-	}
+	ret = iio_transfer_len(icd, kind, pos, count, to_device, &start);
+	if (ret > 0)
+		iio_region_copy(icd->idev, start, bounce, ret, to_device);
 	up_read(&icd->idev_lock);
 	return ret;
 }
@@ -369,28 +385,20 @@ static ssize_t iio_transfer_chunk(struct iio_class_dev *icd,
  * very device, whose fault handler takes idev_lock (a writer waiting for
  * it would deadlock us), so a user page that is not present ends the copy
  * short instead.  Returns the bytes copied (0 at the window's end),
- * -EFAULT if the first byte faulted, or the errno of iio_transfer_chunk().
+ * -EFAULT if the first byte faulted, or the errno of iio_transfer_len().
  */
 static ssize_t iio_kernel_chunk(struct iio_class_dev *icd, unsigned int kind,
 				loff_t pos, char __user *ubuf, size_t count,
 				bool to_device)
 {
-	unsigned long off, len, left;
+	unsigned long start, left;
 	ssize_t ret;
 	void *kaddr;
 
 	down_read(&icd->idev_lock);
-	if (!icd->idev || iio_window(icd->idev, kind, &off, &len)) {
-		ret = -EIO;
-	} else if (pos >= len) {
-		ret = to_device ? -ENOSPC : 0;
-	} else {
-		ret = min_t(u64, count, len - pos);
-		if (to_device)
-			ret = iio_writable(icd->idev, off + pos, ret) ?: -EPERM;
-	}
+	ret = iio_transfer_len(icd, kind, pos, count, to_device, &start);
 	if (ret > 0) {
-		kaddr = icd->idev->kernaddr + off + pos;
+		kaddr = icd->idev->kernaddr + start;
 		pagefault_disable();
 		/* not copy_from_user(): it would zero what it could not copy */
 		if (to_device)
@@ -404,11 +412,21 @@ static ssize_t iio_kernel_chunk(struct iio_class_dev *icd, unsigned int kind,
 	return ret;
 }
 
+/* Can the user pages of [@ubuf, @ubuf + @n) be faulted in, the first one? */
+static bool iio_fault_in(char __user *ubuf, size_t n, bool to_device)
+{
+	size_t missing = to_device ? fault_in_readable(ubuf, n) :
+				     fault_in_writeable(ubuf, n);
+
+	return missing < n;
+}
+
 /*
  * Kernel memory (iio_device.kernaddr) has no registers: a transfer longer
  * than %IIO_SMALL_BOUNCE is copied straight between the region and the
- * user buffer, without access widths, a chunk at a time.  A chunk whose first user page faulted is faulted in outside the
- * lock and tried again; -EFAULT when that page cannot be.
+ * user buffer, without access widths, a chunk at a time.  A chunk whose
+ * first user page faulted is faulted in outside the lock and tried again;
+ * -EFAULT when that page cannot be.
  */
 static ssize_t iio_kernel_transfer(struct iio_class_dev *icd,
 				   unsigned int kind, char __user *ubuf,
@@ -424,18 +442,14 @@ static ssize_t iio_kernel_transfer(struct iio_class_dev *icd,
 		ret = iio_kernel_chunk(icd, kind, *ppos, ubuf + done, n,
 				       to_device);
 		if (ret == -EFAULT) {
-			size_t missing = to_device ?
-				fault_in_readable(ubuf + done, n) :
-				fault_in_writeable(ubuf + done, n);
-
-			if (missing == n)
+			if (!iio_fault_in(ubuf + done, n, to_device))
 				break;
-		} else if (ret <= 0) {
-			break;
-		} else {
+		} else if (ret > 0) {
 			*ppos += ret;
 			done += ret;
 			count -= ret;
+		} else {
+			break;
 		}
 		if (fatal_signal_pending(current))
 			break;
