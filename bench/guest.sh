@@ -164,6 +164,10 @@ sec_dump() {
 	timed raw_pipe_peer /dev/null sh -c "dd if=$node bs=1M 2>/dev/null | cat > /dev/null"
 	timed raw_pipe_ours /dev/null sh -c "iioctl dump --raw iio$dummy | cat > /dev/null"
 	echo "R memread_read $(memread read $node 1048576)"
+	# the same bytes in a tmpfs file, read the same way in the same boot
+	cat $node > /tmp/memread.tmpfs
+	echo "R memread_tmpfs $(memread read /tmp/memread.tmpfs 1048576)"
+	rm -f /tmp/memread.tmpfs
 	echo "R memread_mmap $(memread mmap $node)"
 	dummy_load
 }

@@ -6,7 +6,9 @@
  * usage: memread fill NODE       fill NODE (a kernel-memory region) with
  *                                pseudo-random bytes through a mapping, so
  *                                no two 16-byte lines repeat (no folding)
- *        memread read NODE BUF   read() NODE to its end in BUF-byte calls
+ *        memread read FILE BUF   read() FILE (a node, or a file of the same
+ *                                size to compare with) to its end in
+ *                                BUF-byte calls
  *        memread mmap NODE       map NODE and copy it out in 1 MiB pieces
  * read and mmap print "bytes ns".
  */
@@ -71,7 +73,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: memread fill|read|mmap NODE [BUF]\n");
 		return 2;
 	}
-	size = node_size(argv[2]);
+	size = strcmp(argv[1], "read") ? node_size(argv[2]) : 0;
 	if (!strcmp(argv[1], "fill")) {
 		q = map(argv[2], size, PROT_READ | PROT_WRITE, &fd);
 		for (i = 0; i < size / 8; i++) {

@@ -72,8 +72,11 @@ struct iio_range {
  *		region; informational for kernel memory (may be 0)
  * @virtaddr:	the I/O memory, mapped by ioremap() or pci_iomap()
  * @kernaddr:	kernel memory instead of I/O memory: page-aligned and backed
- *		by pages (vmalloc_user(), vmalloc() or the page allocator;
- *		not kmalloc(), whose slab pages cannot be mapped)
+ *		by pages: vmalloc_user(), vmalloc(), or one block of the page
+ *		allocator of any order, compound (__GFP_COMP) or not (a
+ *		non-compound block's pages after the first are mapped by
+ *		frame number, so get_user_pages() of such a mapping fails);
+ *		not kmalloc(), whose slab pages cannot be mapped
  * @size:	length of the region in bytes
  * @read_offset: start of the "in" window in the region
  * @read_len:	length of the "in" window; 0 means no in window

@@ -28,7 +28,10 @@
 #include <linux/io.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/pagemap.h>
+#include <linux/pfn_t.h>
 #include <linux/sched/signal.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
@@ -37,6 +40,8 @@
 
 #define IIO_BOUNCE_SIZE		PAGE_SIZE
 #define IIO_SMALL_BOUNCE	64
+/* kernel memory: bytes copied per taking of idev_lock */
+#define IIO_KERNEL_CHUNK	SZ_256K
 
 static unsigned int iio_file_kind(const struct file *filp)
 {
@@ -331,6 +336,31 @@ static size_t iio_writable(const struct iio_device *idev, unsigned long off,
 }
 
 /*
+ * How much of a transfer of @count bytes at @pos in the node's window can
+ * be done, under idev_lock: the bytes, starting at region offset *@start;
+ * 0 for a read at or past the window's end; -ENOSPC for a write there,
+ * -EPERM for one that starts in a reserved range, -EIO once the device is
+ * gone.
+ */
+static ssize_t iio_transfer_len(struct iio_class_dev *icd, unsigned int kind,
+				loff_t pos, size_t count, bool to_device,
+				unsigned long *start)
+{
+	unsigned long off, len;
+	ssize_t ret;
+
+	if (!icd->idev || iio_window(icd->idev, kind, &off, &len))
+		return -EIO;
+	if (pos >= len)
+		return to_device ? -ENOSPC : 0;
+	*start = off + pos;
+	ret = min_t(u64, count, len - pos);
+	if (to_device)
+		ret = iio_writable(icd->idev, *start, ret) ?: -EPERM;
+	return ret;
+}
+
+/*
  * One chunk of a transfer under idev_lock: the device access only, never a
  * user copy (which could fault on a mapping of this very device).
  */
@@ -338,24 +368,94 @@ static ssize_t iio_transfer_chunk(struct iio_class_dev *icd,
 				  unsigned int kind, loff_t pos, u8 *bounce,
 				  size_t count, bool to_device)
 {
-	unsigned long off, len;
+	unsigned long start;
 	ssize_t ret;
 
 	down_read(&icd->idev_lock);
-	if (!icd->idev || iio_window(icd->idev, kind, &off, &len)) {
-		ret = -EIO;
-	} else if (pos >= len) {
-		ret = to_device ? -ENOSPC : 0;
-	} else {
-		ret = min_t(u64, count, len - pos);
+	ret = iio_transfer_len(icd, kind, pos, count, to_device, &start);
+	if (ret > 0)
+		iio_region_copy(icd->idev, start, bounce, ret, to_device);
+	up_read(&icd->idev_lock);
+	return ret;
+}
+
+/*
+ * One chunk of a transfer between kernel memory and user space, under
+ * idev_lock with page faults off: the user buffer may be a mapping of this
+ * very device, whose fault handler takes idev_lock (a writer waiting for
+ * it would deadlock us), so a user page that is not present ends the copy
+ * short instead.  Returns the bytes copied (0 at the window's end),
+ * -EFAULT if the first byte faulted, or the errno of iio_transfer_len().
+ */
+static ssize_t iio_kernel_chunk(struct iio_class_dev *icd, unsigned int kind,
+				loff_t pos, char __user *ubuf, size_t count,
+				bool to_device)
+{
+	unsigned long start, left;
+	ssize_t ret;
+	void *kaddr;
+
+	down_read(&icd->idev_lock);
+	ret = iio_transfer_len(icd, kind, pos, count, to_device, &start);
+	if (ret > 0) {
+		kaddr = icd->idev->kernaddr + start;
+		pagefault_disable();
+		/* not copy_from_user(): it would zero what it could not copy */
 		if (to_device)
-			ret = iio_writable(icd->idev, off + pos, ret) ?: -EPERM;
-		if (ret > 0)
-			iio_region_copy(icd->idev, off + pos, bounce, ret,
-					to_device);
+			left = __copy_from_user_inatomic(kaddr, ubuf, ret);
+		else
+			left = __copy_to_user_inatomic(ubuf, kaddr, ret);
+		pagefault_enable();
+		ret = left == ret ? -EFAULT : ret - left;
 	}
 	up_read(&icd->idev_lock);
 	return ret;
+}
+
+/* Can the user pages of [@ubuf, @ubuf + @n) be faulted in, the first one? */
+static bool iio_fault_in(char __user *ubuf, size_t n, bool to_device)
+{
+	size_t missing = to_device ? fault_in_readable(ubuf, n) :
+				     fault_in_writeable(ubuf, n);
+
+	return missing < n;
+}
+
+/*
+ * Kernel memory (iio_device.kernaddr) has no registers: a transfer longer
+ * than %IIO_SMALL_BOUNCE is copied straight between the region and the
+ * user buffer, without access widths, a chunk at a time.  A chunk whose
+ * first user page faulted is faulted in outside the lock and tried again;
+ * -EFAULT when that page cannot be.
+ */
+static ssize_t iio_kernel_transfer(struct iio_class_dev *icd,
+				   unsigned int kind, char __user *ubuf,
+				   size_t count, loff_t *ppos, bool to_device)
+{
+	ssize_t done = 0, ret = 0;
+
+	if (!access_ok(ubuf, count))
+		return -EFAULT;
+	while (count) {
+		size_t n = min_t(size_t, count, IIO_KERNEL_CHUNK);
+
+		ret = iio_kernel_chunk(icd, kind, *ppos, ubuf + done, n,
+				       to_device);
+		if (ret == -EFAULT) {
+			if (!iio_fault_in(ubuf + done, n, to_device))
+				break;
+		} else if (ret > 0) {
+			*ppos += ret;
+			done += ret;
+			count -= ret;
+		} else {
+			break;
+		}
+		if (fatal_signal_pending(current))
+			break;
+		cond_resched();
+	}
+	return done ? done : ret;
 }
 
 static ssize_t iio_transfer(struct file *filp, char __user *ubuf,
@@ -367,14 +467,19 @@ static ssize_t iio_transfer(struct file *filp, char __user *ubuf,
 	size_t bounce_size = IIO_SMALL_BOUNCE;
 	u8 *bounce = small;
 	ssize_t done = 0, ret = 0;
+	bool kernel_memory;
 
-	if (!count) {
-		/* nothing to move, but a device that went away still says so */
-		down_read(&icd->idev_lock);
-		ret = icd->idev ? 0 : -EIO;
-		up_read(&icd->idev_lock);
+	/* nothing to move, but a device that went away still says so */
+	down_read(&icd->idev_lock);
+	ret = icd->idev ? 0 : -EIO;
+	kernel_memory = icd->idev && icd->idev->kernaddr;
+	up_read(&icd->idev_lock);
+	if (!count || ret)
 		return ret;
-	}
+	/* a short one keeps its single accesses: the dummy's 64-bit tick */
+	if (kernel_memory && count > IIO_SMALL_BOUNCE)
+		return iio_kernel_transfer(icd, kind, ubuf, count, ppos,
+					   to_device);
 	if (count > IIO_SMALL_BOUNCE) {
 		bounce_size = IIO_BOUNCE_SIZE;
 		bounce = kmalloc(bounce_size, GFP_KERNEL);
@@ -469,6 +574,25 @@ static bool iio_last_page_owned(const struct iio_device *idev)
 }
 
 /*
+ * A page of kernel memory into a mapping.  A page after the first of a
+ * higher-order allocation without __GFP_COMP has no reference count of its
+ * own, which vm_insert_page() refuses: it is mapped by its frame number
+ * instead, as I/O memory is (unregistration zaps it all the same).
+ */
+static vm_fault_t iio_insert_kernel_page(struct vm_area_struct *vma,
+					 unsigned long addr, struct page *page)
+{
+	int err;
+
+	if (!page_count(page))
+		return vmf_insert_mixed(vma, addr, page_to_pfn_t(page));
+	err = vm_insert_page(vma, addr, page);
+	if (!err || err == -EBUSY)
+		return VM_FAULT_NOPAGE;
+	return err == -ENOMEM ? VM_FAULT_OOM : VM_FAULT_SIGBUS;
+}
+
+/*
  * Pages are inserted here, on first touch, under idev_lock: a mapping made
  * while the device is being unregistered is linked into the shared
  * address_space before it can fault, so unregistration's
@@ -491,20 +615,14 @@ static vm_fault_t iio_vm_fault(struct vm_fault *vmf)
 	    iio_overlaps_reserved(idev, start, PAGE_SIZE))
 		goto out;
 
-	if (idev->kernaddr) {
-		void *kaddr = idev->kernaddr + start;
-		int err = vm_insert_page(vma, vmf->address,
-					 iio_kernel_page(kaddr));
-
-		if (!err || err == -EBUSY)
-			ret = VM_FAULT_NOPAGE;
-		else if (err == -ENOMEM)
-			ret = VM_FAULT_OOM;
-	} else {
+	if (idev->kernaddr)
+		ret = iio_insert_kernel_page(vma, vmf->address,
+					     iio_kernel_page(idev->kernaddr +
+							     start));
+	else
 		ret = vmf_insert_pfn_prot(vma, vmf->address,
 					  (idev->physaddr + start) >> PAGE_SHIFT,
 					  vma->vm_page_prot);
-	}
 out:
 	up_read(&icd->idev_lock);
 	return ret;

@@ -19,7 +19,9 @@
  * The event device's write: a native-endian 32-bit unsigned N adds N
  * events at once (N = 0: EINVAL), so tests are deterministic with freq 0.
  * With mode=oneshot the event source is one-shot instead of cyclic, and a
- * struct iio_oneshot written to the event device arms it.
+ * struct iio_oneshot written to the event device arms it.  With
+ * alloc=pages the memory is one higher-order block of the page allocator
+ * instead of vmalloc_user()'s pages (see iio.h's kernaddr).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -76,6 +78,33 @@ MODULE_PARM_DESC(freq, "initial ticks per second in cyclic mode (default 1)");
 static char *mode = "cyclic";
 module_param(mode, charp, 0444);
 MODULE_PARM_DESC(mode, "event source: cyclic (default) or oneshot");
+
+static char *alloc = "vmalloc";
+module_param(alloc, charp, 0444);
+MODULE_PARM_DESC(alloc, "where the memory comes from: vmalloc (default) or pages (one block of the page allocator, without __GFP_COMP)");
+
+/* memory from the page allocator (alloc=pages), else vmalloc_user() */
+static bool iio_dummy_pages(void)
+{
+	return !strcmp(alloc, "pages");
+}
+
+static void *iio_dummy_mem_alloc(void)
+{
+	if (!iio_dummy_pages())
+		return vmalloc_user(size);
+	/* higher-order, not compound: iio.h allows it for kernaddr */
+	return (void *)__get_free_pages(GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN,
+					get_order(size));
+}
+
+static void iio_dummy_mem_free(void *mem)
+{
+	if (iio_dummy_pages())
+		free_pages((unsigned long)mem, get_order(size));
+	else
+		vfree(mem);
+}
 
 /**
  * struct iio_dummy - one dummy device
@@ -231,9 +260,12 @@ static int iio_dummy_probe(struct platform_device *pdev)
 	dummy = devm_kzalloc(&pdev->dev, sizeof(*dummy), GFP_KERNEL);
 	if (!dummy)
 		return -ENOMEM;
-	mem = vmalloc_user(size);
-	if (!mem)
+	mem = iio_dummy_mem_alloc();
+	if (!mem) {
+		dev_err(&pdev->dev, "no %lu bytes of memory (alloc=%s)\n",
+			size, alloc);
 		return -ENOMEM;
+	}
 
 	spin_lock_init(&dummy->sig_lock);
 	dummy->idev = (struct iio_device) {
@@ -255,7 +287,7 @@ static int iio_dummy_probe(struct platform_device *pdev)
 
 	ret = iio_register_device(&pdev->dev, &dummy->idev);
 	if (ret < 0) {
-		vfree(mem);
+		iio_dummy_mem_free(mem);
 		return ret;
 	}
 	return 0;
@@ -266,7 +298,7 @@ static int iio_dummy_remove(struct platform_device *pdev)
 	struct iio_dummy *dummy = platform_get_drvdata(pdev);
 
 	iio_unregister_device(&dummy->idev);
-	vfree(dummy->idev.kernaddr);
+	iio_dummy_mem_free(dummy->idev.kernaddr);
 	put_pid(dummy->sig_pid);
 	return 0;
 }
@@ -310,6 +342,10 @@ static int __init iio_dummy_init(void)
 	}
 	if (strcmp(mode, "cyclic") && strcmp(mode, "oneshot")) {
 		pr_err("mode=%s: must be cyclic or oneshot\n", mode);
+		return -EINVAL;
+	}
+	if (strcmp(alloc, "vmalloc") && strcmp(alloc, "pages")) {
+		pr_err("alloc=%s: must be vmalloc or pages\n", alloc);
 		return -EINVAL;
 	}
 

@@ -119,9 +119,11 @@ struct iio_pci_vector {
  * @nr_vectors:	MSI-X: how many vectors (else 1)
  * @vectors:	MSI-X vectors 1 and up (index 0 unused: the framework's)
  * @irq_lock:	serialises the event device's mask and unmask
- * @intx_lock:	protects @intx_masked against the handler
+ * @intx_lock:	protects @intx_masked and @command against the handler
  * @intx_masked: INTx only: masked by the handler or by user space; while
  *		set, interrupts on the (shared) line are not ours
+ * @command:	PCI_COMMAND as this driver last read or wrote it, so that
+ *		user space's unmask after each interrupt is one config write
  * @irq_enabled: MSI only: the vector is enabled
  * @removing:	unbinding: the event device no longer masks or unmasks
  * @users:	how many of @bars are in use (their files open): bus
@@ -136,8 +138,9 @@ struct iio_pci_generic {
 	unsigned int nr_vectors;
 	struct iio_pci_vector vectors[IIO_MAX_VECTORS];
 	struct mutex irq_lock;	/* protects irq_enabled, removing, users */
-	spinlock_t intx_lock;	/* protects intx_masked */
+	spinlock_t intx_lock;	/* protects intx_masked, command */
 	bool intx_masked;
+	u16 command;
 	bool irq_enabled;
 	bool removing;
 	unsigned int users;
@@ -156,7 +159,7 @@ static bool iio_pci_generic_uses_msi(const struct iio_pci_generic *gdev)
  * masked device must not claim the line (its status bit stays set while an
  * interrupt of another device there arrives), and neither must a device
  * that is gone (config space reads all ones).  Every change of PCI_COMMAND
- * by this driver happens under intx_lock.
+ * by this driver happens under intx_lock, and updates gdev->command.
  */
 static irqreturn_t iio_pci_generic_intx(int irq, struct iio_device *idev)
 {
@@ -171,8 +174,8 @@ static irqreturn_t iio_pci_generic_intx(int irq, struct iio_device *idev)
 	    PCI_POSSIBLE_ERROR(cmd_status) ||
 	    !((cmd_status >> 16) & PCI_STATUS_INTERRUPT))
 		goto out;
-	pci_write_config_word(gdev->pdev, PCI_COMMAND,
-			      (u16)cmd_status | PCI_COMMAND_INTX_DISABLE);
+	gdev->command = (u16)cmd_status | PCI_COMMAND_INTX_DISABLE;
+	pci_write_config_word(gdev->pdev, PCI_COMMAND, gdev->command);
 	gdev->intx_masked = true;
 	ret = IRQ_HANDLED;
 out:
@@ -180,14 +183,46 @@ out:
 	return ret;
 }
 
-/* INTx on or off in the device, and the handler told. */
+/* INTx on or off in gdev->command and the device; under intx_lock. */
+static void iio_pci_generic_write_intx(struct iio_pci_generic *gdev, bool on)
+{
+	u16 cmd = gdev->command;
+
+	if (on)
+		cmd &= ~PCI_COMMAND_INTX_DISABLE;
+	else
+		cmd |= PCI_COMMAND_INTX_DISABLE;
+	if (cmd != gdev->command)
+		pci_write_config_word(gdev->pdev, PCI_COMMAND, cmd);
+	gdev->command = cmd;
+	gdev->intx_masked = !on;
+}
+
+/*
+ * User space's mask or unmask, after each interrupt: one config write of
+ * the command value the handler read, not pci_intx()'s read and write
+ * (nor its devres bookkeeping, which may sleep, under a spinlock).
+ */
+static void iio_pci_generic_user_intx(struct iio_pci_generic *gdev, bool on)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&gdev->intx_lock, flags);
+	iio_pci_generic_write_intx(gdev, on);
+	spin_unlock_irqrestore(&gdev->intx_lock, flags);
+}
+
+/*
+ * INTx on or off at bind and unbind, where the PCI core may have changed
+ * PCI_COMMAND behind our back (MSI on or off, a reset): read it first.
+ */
 static void iio_pci_generic_set_intx(struct iio_pci_generic *gdev, bool on)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave(&gdev->intx_lock, flags);
-	gdev->intx_masked = !on;
-	pci_intx(gdev->pdev, on);
+	pci_read_config_word(gdev->pdev, PCI_COMMAND, &gdev->command);
+	iio_pci_generic_write_intx(gdev, on);
 	spin_unlock_irqrestore(&gdev->intx_lock, flags);
 }
 
@@ -201,6 +236,7 @@ static void iio_pci_generic_set_master(struct iio_pci_generic *gdev, bool on)
 		pci_set_master(gdev->pdev);
 	else
 		pci_clear_master(gdev->pdev);
+	pci_read_config_word(gdev->pdev, PCI_COMMAND, &gdev->command);
 	spin_unlock_irqrestore(&gdev->intx_lock, flags);
 }
 
@@ -228,7 +264,7 @@ static ssize_t iio_pci_generic_event_write(struct iio_device *idev,
 		return -EIO;
 	}
 	if (!iio_pci_generic_uses_msi(gdev)) {
-		iio_pci_generic_set_intx(gdev, val);
+		iio_pci_generic_user_intx(gdev, val);
 	} else if (gdev->irq_enabled != val) {
 		if (val)
 			enable_irq(idev->irq);

@@ -171,6 +171,46 @@ static void madv_dontneed_refaults(void)
 	close(fd);
 }
 
+/*
+ * iio_register_device(9): a kernel-memory region may be one higher-order
+ * block of the page allocator, not compound (alloc=pages: order 2 here),
+ * whose pages after the first have no reference count of their own.
+ * Every page maps, in a child (a page that does not is SIGBUS), and the
+ * mapping is the memory read() and write() see.
+ */
+static void map_page_allocator_block(void)
+{
+	const size_t size = 0x4000;
+	unsigned char buf[4];
+	volatile unsigned char *p;
+	size_t off;
+	pid_t pid;
+	int fd;
+
+	dummy_reload("freq=0 alloc=pages size=16K");
+	nr = dummy_nr(0);
+	fd = MUST(open(iio_node(nr, ""), O_RDWR));
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	EXPECT(p != MAP_FAILED);
+	pid = MUST(fork());
+	if (!pid) {
+		for (off = 0; off < size; off += 0x1000)
+			p[off + 0x10] = (unsigned char)(0xa0 + off / 0x1000);
+		_exit(0);
+	}
+	expect_child_ok(pid);
+	for (off = 0; off < size; off += 0x1000) {
+		EXPECT_EQ(pread(fd, buf, 1, off + 0x10), 1);
+		EXPECT_EQ(buf[0], 0xa0 + off / 0x1000);
+		buf[0] = (unsigned char)(0x50 + off / 0x1000);
+		EXPECT_EQ(pwrite(fd, buf, 1, off + 0x20), 1);
+		EXPECT_EQ(p[off + 0x20], 0x50 + off / 0x1000);
+	}
+	munmap((void *)p, size);
+	close(fd);
+	dummy_reload("");
+}
+
 static const struct check_case cases[] = {
 	CASE(map_whole_region),
 	CASE(map_windows),
@@ -180,5 +220,6 @@ static const struct check_case cases[] = {
 	CASE(event_node_not_mappable),
 	CASE(mapping_survives_close_and_fork),
 	CASE(madv_dontneed_refaults),
+	CASE(map_page_allocator_block),
 };
 CHECK_MAIN(cases)

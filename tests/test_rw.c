@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -218,6 +219,91 @@ static void bad_user_buffer(void)
 	close(fd);
 }
 
+/*
+ * Transfers of kernel memory longer than 64 bytes are copied straight, in
+ * pieces of 256 KiB (iio(4), Access widths): odd offsets and lengths across
+ * pages and pieces read what was written, and a write changes nothing
+ * around its range.
+ */
+static void long_transfers_at_odd_offsets(void)
+{
+	static const struct { size_t off, len; } t[] = {
+		{ 1, 65 }, { 63, 130 }, { 4095, 4098 }, { 0x3ffff, 0x40003 },
+		{ 0x12345, 0x80001 }, { 7, 0x100000 - 7 }, { 0xfff01, 0xff },
+	};
+	const size_t size = 0x100000;
+	unsigned char *base, *got, *mine;
+	size_t i;
+	int fd;
+
+	dummy_reload("size=1M freq=0");
+	nr = dummy_nr(0);
+	base = malloc(size);
+	got = malloc(size);
+	mine = malloc(size);
+	EXPECT(base && got && mine);
+	fd = open_node("", O_RDWR);
+	fill(base, size, 1);
+	EXPECT_EQ(pwrite(fd, base, size, 0), size);
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		memset(got, 0xee, t[i].len + 1);
+		EXPECT_EQ(pread(fd, got, t[i].len, t[i].off), t[i].len);
+		if (memcmp(got, base + t[i].off, t[i].len) ||
+		    got[t[i].len] != 0xee)
+			FAIL("read of %zu at %#zx differs", t[i].len, t[i].off);
+		fill(mine, t[i].len, 50 + i);
+		EXPECT_EQ(pwrite(fd, mine, t[i].len, t[i].off), t[i].len);
+		memcpy(base + t[i].off, mine, t[i].len);
+		EXPECT_EQ(pread(fd, got, size, 0), size);
+		if (memcmp(got, base, size))
+			FAIL("write of %zu at %#zx: region differs", t[i].len,
+			     t[i].off);
+	}
+	close(fd);
+	free(base);
+	free(got);
+	free(mine);
+	dummy_reload("");
+}
+
+/*
+ * read() into, and write() from, pages of a mapping of the same region that
+ * were never touched: the copy faults them in (their fault takes the lock
+ * the transfer holds; it must be neither a deadlock nor an EFAULT).
+ */
+static void transfer_with_own_mapping(void)
+{
+	const size_t size = 0x40000;
+	unsigned char *p, *want, *got;
+	int fd;
+
+	dummy_reload("size=256K freq=0");
+	nr = dummy_nr(0);
+	want = malloc(0x8000);
+	got = malloc(0x8000);
+	EXPECT(want && got);
+	fd = open_node("", O_RDWR);
+	fill(want, 0x8000, 9);
+	EXPECT_EQ(pwrite(fd, want, 0x8000, 0), 0x8000);
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	EXPECT(p != MAP_FAILED);
+	/* region [0, 0x8000) into its own [0x10003, 0x18003) */
+	EXPECT_EQ(pread(fd, p + 0x10003, 0x8000, 0), 0x8000);
+	EXPECT_EQ(pread(fd, got, 0x8000, 0x10003), 0x8000);
+	EXPECT(!memcmp(got, want, 0x8000));
+	/* and from the untouched (zero) [0x20001, 0x28001) of the mapping */
+	EXPECT_EQ(pwrite(fd, want, 0x8000, 0x30000), 0x8000);
+	memset(want, 0, 0x8000);
+	EXPECT_EQ(pwrite(fd, p + 0x20001, 0x8000, 0x30000), 0x8000);
+	EXPECT_EQ(pread(fd, got, 0x8000, 0x30000), 0x8000);
+	EXPECT(!memcmp(got, want, 0x8000));
+	munmap(p, size);
+	close(fd);
+	free(want);
+	free(got);
+	dummy_reload("");
+}
+
 /* readv and writev: the buffers one after the other, from the position */
 static void readv_writev(void)
 {
@@ -272,6 +358,8 @@ static const struct check_case cases[] = {
 	CASE(lseek_bounds),
 	CASE_T(large_region_transfer, 60),
 	CASE(bad_user_buffer),
+	CASE_T(long_transfers_at_odd_offsets, 60),
+	CASE(transfer_with_own_mapping),
 	CASE(readv_writev),
 	CASE(ioctl_is_enotty),
 };
