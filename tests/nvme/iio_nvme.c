@@ -355,12 +355,24 @@ static size_t queue_bytes(unsigned int entries)
 	       (entries * sizeof(struct cqe) + PAGE - 1) / PAGE * PAGE;
 }
 
+/*
+ * The buffer bytes of one slot's data: whole pages, or for I/Os that
+ * divide a page, just their size (they then share pages and never cross
+ * one: PRP1 alone, with an offset, describes them).
+ */
+static size_t slot_bytes(unsigned int io_bytes)
+{
+	if (io_bytes < PAGE && PAGE % io_bytes == 0)
+		return io_bytes;
+	return (io_bytes + PAGE - 1) / PAGE * PAGE;
+}
+
 /* the bytes one I/O queue pair with @depth slots of @io_bytes needs */
 static size_t io_queue_bytes(unsigned int depth, unsigned int io_bytes)
 {
-	size_t data = (io_bytes + PAGE - 1) / PAGE * PAGE;
+	size_t data = (depth * slot_bytes(io_bytes) + PAGE - 1) / PAGE * PAGE;
 
-	return queue_bytes(depth + 1) + depth * data +
+	return queue_bytes(depth + 1) + data +
 	       (io_bytes > 2 * PAGE ? depth * PAGE : 0);
 }
 
@@ -719,6 +731,10 @@ static unsigned int take_completions(struct queue **qs, unsigned int n,
 		}
 		/* interrupts: block on the vectors, 10 ms at a time */
 		mask = iio_user_event_wait(fds, nfds, CSTS_CHECK_NS / 1000000, NULL);
+		if (mask == -EIO)
+			die(EXIT_GONE, "device gone: waiting on %s%s: %s (unbound?)",
+			    vs[0]->path, nfds > 1 ? " and others" : "",
+			    iio_user_error());
 		if (mask < 0)
 			die_user(mask);
 		if (!mask || now_ns() > next_check) {
@@ -838,7 +854,7 @@ static void identify_all(void)
 static void create_io_queues(unsigned int depth, unsigned int io_bytes,
 			     bool fatal, bool no_irq)
 {
-	size_t data = (io_bytes + PAGE - 1) / PAGE * PAGE;
+	size_t data, stride = slot_bytes(io_bytes);
 	unsigned int i, k, total = dev.nq + fatal;
 	struct sqe cmd;
 	struct cqe c;
@@ -857,8 +873,9 @@ static void create_io_queues(unsigned int depth, unsigned int io_bytes,
 
 		init_queue(q, "I/O", i + 1, depth + 1,
 			   carve(queue_bytes(depth + 1)), depth);
+		data = carve(depth * stride);
 		for (k = 0; k < depth; k++) {
-			q->slots[k].data = carve(data);
+			q->slots[k].data = data + k * stride;
 			q->slots[k].prp_list = io_bytes > 2 * PAGE ? carve(PAGE) : 0;
 		}
 		/* the CQ first: contiguous (PC), interrupts (IEN) on vector IV */
