@@ -1540,7 +1540,8 @@ int main(int argc, char **argv)
 		die(EXIT_USAGE, "--workload does not go with --reads or --write");
 	if ((injects & INJ_TIMEOUT) && poll_io)
 		die(EXIT_USAGE, "--inject timeout needs interrupts, not --poll");
-	if (injects & (INJ_OPCODE | INJ_LBA) && depth < 2 + !!((injects & INJ_OPCODE) && (injects & INJ_LBA)))
+	/* the injected commands take slots of queue 1; one is left for work */
+	if (depth < 1u + !!(injects & INJ_OPCODE) + !!(injects & INJ_LBA))
 		die(EXIT_USAGE, "--inject opcode or lba needs a --depth of at "
 		    "least 2 (3 for both)");
 	setvbuf(stdout, NULL, _IOLBF, 0);
