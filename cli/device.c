@@ -14,6 +14,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "../kmod/iio_uapi.h"
 #include "common.h"
 #include "device.h"
 
@@ -376,12 +377,17 @@ void device_resolve(const char *arg, struct iio_target *t)
 			/* ours if the device's dev attribute has its major */
 			char want[32];
 
-			nr = (long)(minor(st.st_rdev) / 4);
-			t->node = (enum iio_node)(minor(st.st_rdev) % 4);
+			unsigned int index = minor(st.st_rdev) %
+					     IIO_MINORS_PER_DEVICE;
+
+			nr = (long)(minor(st.st_rdev) / IIO_MINORS_PER_DEVICE);
+			t->node = (enum iio_node)index;
 			t->dev = find_nr(nr);
 			snprintf(want, sizeof(want), "%u:%u", major(st.st_rdev),
-				 (unsigned)nr * 4);
-			if (!t->dev || strcmp(t->dev->dev, want))
+				 (unsigned)nr * IIO_MINORS_PER_DEVICE);
+			/* the event nodes of vectors 1 and up are not DEVs */
+			if (!t->dev || strcmp(t->dev->dev, want) ||
+			    index > IIO_MINOR_EVENT)
 				die(IIOCTL_EUSAGE, "%s is not an iio node", arg);
 			return;
 		} else {

@@ -5,29 +5,8 @@
  * Copyright (C) 2005 Benedikt Spranger <b.spranger@linutronix.de>
  * Copyright (C) 2005 Thomas Gleixner <tglx@linutronix.de>
  *
- * Ported from the 2006 RFC's iio_base.c to a modern kernel.  Bugs of the
- * RFC fixed here (see also iio_dev.c and iio_event.c):
- *  - iio_assign_free_devnr() walked the device list and could hand out a
- *    number still in use (it skipped a free 0, and returned last + 1 past
- *    any gap after the first entry); numbers now come from an IDR, the
- *    lowest free one first.
- *  - iio_register_device() ignored the errors of alloc_chrdev_region(),
- *    cdev_add() and the sysfs files, left a half-registered device behind
- *    and returned a number after failing; every step now unwinds the ones
- *    before it, and after device_initialize() the release function frees.
- *  - the iio_device (with the struct device in it) belonged to the stub and
- *    was freed by it while files could still be open; the framework now
- *    owns struct iio_class_dev, whose struct device's release frees it
- *    after the last open file is closed.
- *  - open() raced with unregister: it took container_of() on a cdev that
- *    could be freed under it.  Open now looks the device up under
- *    iio_lock and takes a reference; unregister removes it from the IDR
- *    first and revokes the stub's iio_device under info_lock, which every
- *    file operation and sysfs show checks.
- *  - sysfs files were added after the device was announced (a uevent
- *    race); they are now the class's dev_groups.
- *  - one character device region was allocated per device (with the
- *    device's name); there is now one region for the module.
+ * Ported from the 2006 RFC's iio_base.c to a modern kernel (what changed:
+ * kmod/HISTORY.md).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -47,9 +26,12 @@
 
 #define IIO_FRAMEWORK_VERSION	"1.0"
 #define IIO_FS_MAGIC		0x69696f21	/* "iio!" */
+/* /proc/devices: not "iio", which mainline Industrial I/O registers */
+#define IIO_CHRDEV_NAME		"iio_user"
 
-static dev_t iio_devt;
-static dev_t iio_vector_devt;	/* the event nodes of vectors 1 and up */
+static_assert(IIO_MINORS_USED <= IIO_MINORS_PER_DEVICE);
+
+static dev_t iio_devt;		/* the first of the minors of all nodes */
 static DEFINE_MUTEX(iio_lock);	/* protects iio_idr */
 static DEFINE_IDR(iio_idr);
 static struct vfsmount *iio_mnt;
@@ -64,10 +46,10 @@ static ssize_t iio_show(struct device *dev, char *buf,
 	struct iio_class_dev *icd = to_iio_class_dev(dev);
 	ssize_t ret = -ENODEV;
 
-	down_read(&icd->info_lock);
-	if (icd->info)
-		ret = show(icd, icd->info, buf);
-	up_read(&icd->info_lock);
+	down_read(&icd->idev_lock);
+	if (icd->idev)
+		ret = show(icd, icd->idev, buf);
+	up_read(&icd->idev_lock);
 	return ret;
 }
 
@@ -93,7 +75,7 @@ IIO_ATTR_RO(read_len, "0x%lx", idev->read_len);
 IIO_ATTR_RO(write_offset, "0x%lx", idev->write_offset);
 IIO_ATTR_RO(write_len, "0x%lx", idev->write_len);
 IIO_ATTR_RO(listener, "%u", (u32)atomic_read(&icd->evq[0].listeners));
-IIO_ATTR_RO(event, "%u", (u32)atomic_read(&icd->evq[0].count));
+IIO_ATTR_RO(event, "%u", (u32)atomic64_read(&icd->evq[0].count));
 IIO_ATTR_RO(vectors, "%u", icd->vectors);
 IIO_ATTR_RO(type, "%s", idev->virtaddr || idev->kernaddr ? "mem" : "port");
 
@@ -132,9 +114,9 @@ static ssize_t dma_request_store(struct device *dev,
 	if (ret)
 		return ret;
 
-	down_read(&icd->info_lock);
-	ret = icd->info ? iio_dma_request(icd, icd->info, size) : -ENODEV;
-	up_read(&icd->info_lock);
+	down_read(&icd->idev_lock);
+	ret = icd->idev ? iio_dma_request(icd, icd->idev, size) : -ENODEV;
+	up_read(&icd->idev_lock);
 	return ret ? ret : count;
 }
 static DEVICE_ATTR_WO(dma_request);
@@ -187,7 +169,7 @@ static umode_t iio_attr_is_visible(struct kobject *kobj, struct attribute *a,
 				   int n)
 {
 	struct iio_class_dev *icd = to_iio_class_dev(kobj_to_dev(kobj));
-	const struct iio_device *idev = icd->info;
+	const struct iio_device *idev = icd->idev;
 
 	if (!idev)
 		return a->mode;
@@ -235,21 +217,37 @@ static struct class iio_class = {
 	.class_groups = iio_class_groups,
 };
 
+/*
+ * The nodes other than /dev/iioN and the DMA buffers are devices of
+ * classes of their own, so that they send uevents (a device without a
+ * class or bus sends none) while /sys/class/iio keeps one entry per
+ * device.  DEVTYPE tells each of them, and /sys/class/iio/iioN, from
+ * mainline Industrial I/O's devices, which also say SUBSYSTEM=iio.
+ */
+static struct class iio_node_class = {
+	.name = "iio_node",
+	.owner = THIS_MODULE,
+};
+
+struct class iio_dma_class = {
+	.name = "iio_dma",
+	.owner = THIS_MODULE,
+};
+
+static const struct device_type iio_device_type = {
+	.name = "iio_user_device",
+};
+
+static const struct device_type iio_node_type = {
+	.name = "iio_user_node",
+};
+
+const struct device_type iio_dma_type = {
+	.name = "iio_user_dma",
+};
+
 /* -------------------------------------------------------------------- */
 /* lookup and lifetime */
-
-/* device @nr with a reference held, or NULL (see iio_class_dev_get()) */
-static struct iio_class_dev *iio_class_dev_get_nr(unsigned int nr)
-{
-	struct iio_class_dev *icd;
-
-	mutex_lock(&iio_lock);
-	icd = idr_find(&iio_idr, nr);
-	if (icd)
-		get_device(&icd->dev);
-	mutex_unlock(&iio_lock);
-	return icd;
-}
 
 /**
  * iio_class_dev_get - find a registered device by minor and pin it
@@ -260,27 +258,14 @@ static struct iio_class_dev *iio_class_dev_get_nr(unsigned int nr)
  */
 struct iio_class_dev *iio_class_dev_get(unsigned int minor)
 {
-	return iio_class_dev_get_nr(minor / IIO_MINORS_PER_DEVICE);
-}
+	struct iio_class_dev *icd;
 
-/**
- * iio_event_dev_get - find the device and vector of an event node
- * @inode: /dev/iioN_event or /dev/iioN_eventK
- * @vector: set to the vector, 0 for /dev/iioN_event
- *
- * Return: as iio_class_dev_get().
- */
-struct iio_class_dev *iio_event_dev_get(struct inode *inode,
-					unsigned int *vector)
-{
-	unsigned int minor = iminor(inode);
-
-	if (imajor(inode) != MAJOR(iio_vector_devt)) {
-		*vector = 0;
-		return iio_class_dev_get(minor);
-	}
-	*vector = minor % IIO_MAX_VECTORS;
-	return iio_class_dev_get_nr(minor / IIO_MAX_VECTORS);
+	mutex_lock(&iio_lock);
+	icd = idr_find(&iio_idr, minor / IIO_MINORS_PER_DEVICE);
+	if (icd)
+		get_device(&icd->dev);
+	mutex_unlock(&iio_lock);
+	return icd;
 }
 
 /**
@@ -301,12 +286,12 @@ void iio_class_dev_put(struct iio_class_dev *icd)
  */
 void iio_use_get(struct iio_class_dev *icd)
 {
-	down_read(&icd->info_lock);
+	down_read(&icd->idev_lock);
 	mutex_lock(&icd->use_lock);
-	if (!icd->users++ && icd->info && icd->info->in_use)
-		icd->info->in_use(icd->info, true);
+	if (!icd->users++ && icd->idev && icd->idev->in_use)
+		icd->idev->in_use(icd->idev, true);
 	mutex_unlock(&icd->use_lock);
-	up_read(&icd->info_lock);
+	up_read(&icd->idev_lock);
 }
 
 /**
@@ -317,12 +302,12 @@ void iio_use_get(struct iio_class_dev *icd)
  */
 void iio_use_put(struct iio_class_dev *icd)
 {
-	down_read(&icd->info_lock);
+	down_read(&icd->idev_lock);
 	mutex_lock(&icd->use_lock);
-	if (!--icd->users && icd->info && icd->info->in_use)
-		icd->info->in_use(icd->info, false);
+	if (!--icd->users && icd->idev && icd->idev->in_use)
+		icd->idev->in_use(icd->idev, false);
 	mutex_unlock(&icd->use_lock);
-	up_read(&icd->info_lock);
+	up_read(&icd->idev_lock);
 }
 
 /* The last reference is gone: only now may the number be reused. */
@@ -343,11 +328,11 @@ static void iio_node_release(struct device *dev)
 	kfree(dev);
 }
 
-static const char * const iio_node_suffix[IIO_NODE_COUNT] = {
-	[IIO_MINOR_IN - 1] = "in",
-	[IIO_MINOR_OUT - 1] = "out",
-	[IIO_MINOR_EVENT - 1] = "event",
-};
+/* The minor of @icd's node @index: one numbering for every node. */
+static dev_t iio_devt_of(const struct iio_class_dev *icd, unsigned int index)
+{
+	return MKDEV(MAJOR(iio_devt), icd->nr * IIO_MINORS_PER_DEVICE + index);
+}
 
 /*
  * The event nodes' own folders, /sys/class/iio/iioN/iioN_event[K]/, have
@@ -356,19 +341,17 @@ static const char * const iio_node_suffix[IIO_NODE_COUNT] = {
 static ssize_t iio_vector_show(struct device *node, char *buf, bool listeners)
 {
 	struct iio_class_dev *icd = to_iio_class_dev(node->parent);
-	struct iio_event_queue *q;
-	unsigned int vector = 0;
+	unsigned int vector = MINOR(node->devt) % IIO_MINORS_PER_DEVICE -
+			      IIO_MINOR_EVENT;
+	struct iio_event_queue *q = &icd->evq[vector];
 	ssize_t ret = -ENODEV;
 
-	if (MAJOR(node->devt) == MAJOR(iio_vector_devt))
-		vector = MINOR(node->devt) % IIO_MAX_VECTORS;
-	q = &icd->evq[vector];
-	down_read(&icd->info_lock);
-	if (icd->info)
+	down_read(&icd->idev_lock);
+	if (icd->idev)
 		ret = sysfs_emit(buf, "%u\n", listeners ?
 				 (u32)atomic_read(&q->listeners) :
-				 (u32)atomic_read(&q->count));
-	up_read(&icd->info_lock);
+				 (u32)atomic64_read(&q->count));
+	up_read(&icd->idev_lock);
 	return ret;
 }
 
@@ -396,76 +379,56 @@ static struct attribute *iio_vector_attrs[] = {
 };
 ATTRIBUTE_GROUPS(iio_vector);
 
-/* A class-less child device, so devtmpfs creates /dev/iioN_<suffix>. */
-static struct device *iio_node_create(struct iio_class_dev *icd, dev_t devt,
-				      const char *suffix, unsigned int vector,
-				      const struct attribute_group **groups)
+/*
+ * Node @index of @icd (%IIO_MINOR_IN and up): a child device of class
+ * iio_node, so that devtmpfs creates /dev/iioN_in, _out, _event or _eventK.
+ * Its uevent waits for iio_uevents_add(): the device is not findable yet.
+ */
+static int iio_node_add(struct iio_class_dev *icd, unsigned int index)
 {
 	struct device *node;
 	int ret;
 
 	node = kzalloc(sizeof(*node), GFP_KERNEL);
 	if (!node)
-		return ERR_PTR(-ENOMEM);
+		return -ENOMEM;
 
 	device_initialize(node);
+	node->class = &iio_node_class;
+	node->type = &iio_node_type;
 	node->parent = &icd->dev;
-	node->devt = devt;
-	node->groups = groups;
+	node->devt = iio_devt_of(icd, index);
 	node->release = iio_node_release;
-	if (vector)
-		ret = dev_set_name(node, "iio%d_%s%u", icd->nr, suffix, vector);
+	if (index == IIO_MINOR_IN)
+		ret = dev_set_name(node, "iio%d_in", icd->nr);
+	else if (index == IIO_MINOR_OUT)
+		ret = dev_set_name(node, "iio%d_out", icd->nr);
+	else if (index == IIO_MINOR_EVENT)
+		ret = dev_set_name(node, "iio%d_event", icd->nr);
 	else
-		ret = dev_set_name(node, "iio%d_%s", icd->nr, suffix);
+		ret = dev_set_name(node, "iio%d_event%u", icd->nr,
+				   index - IIO_MINOR_EVENT);
 	if (ret)
 		goto err_put;
+	if (index >= IIO_MINOR_EVENT)
+		node->groups = iio_vector_groups;
+	dev_set_uevent_suppress(node, true);
 	ret = device_add(node);
 	if (ret)
 		goto err_put;
-	return node;
+	icd->node[index] = node;
+	return 0;
 
 err_put:
 	put_device(node);
-	return ERR_PTR(ret);
-}
-
-static int iio_node_add(struct iio_class_dev *icd, unsigned int kind)
-{
-	struct device *node;
-
-	node = iio_node_create(icd, icd->dev.devt + kind,
-			       iio_node_suffix[kind - 1], 0,
-			       kind == IIO_MINOR_EVENT ? iio_vector_groups :
-			       NULL);
-	if (IS_ERR(node))
-		return PTR_ERR(node);
-	icd->node[kind - 1] = node;
-	return 0;
-}
-
-static int iio_vector_node_add(struct iio_class_dev *icd, unsigned int vector)
-{
-	struct device *node;
-
-	node = iio_node_create(icd, MKDEV(MAJOR(iio_vector_devt),
-					  icd->nr * IIO_MAX_VECTORS + vector),
-			       "event", vector, iio_vector_groups);
-	if (IS_ERR(node))
-		return PTR_ERR(node);
-	icd->vector_node[vector] = node;
-	return 0;
+	return ret;
 }
 
 static void iio_nodes_del(struct iio_class_dev *icd)
 {
 	int i;
 
-	for (i = IIO_MAX_VECTORS - 1; i > 0; i--) {
-		if (icd->vector_node[i])
-			device_unregister(icd->vector_node[i]);
-		icd->vector_node[i] = NULL;
-	}
-	for (i = IIO_NODE_COUNT - 1; i >= 0; i--) {
+	for (i = IIO_MINORS_USED - 1; i > IIO_MINOR_REGION; i--) {
 		if (icd->node[i])
 			device_unregister(icd->node[i]);
 		icd->node[i] = NULL;
@@ -481,13 +444,40 @@ static int iio_nodes_add(struct iio_class_dev *icd, struct iio_device *idev)
 		ret = iio_node_add(icd, IIO_MINOR_IN);
 	if (!ret && idev->write_len)
 		ret = iio_node_add(icd, IIO_MINOR_OUT);
-	if (!ret)
-		ret = iio_node_add(icd, IIO_MINOR_EVENT);
-	for (vector = 1; !ret && vector < icd->vectors; vector++)
-		ret = iio_vector_node_add(icd, vector);
+	for (vector = 0; !ret && vector < icd->vectors; vector++)
+		ret = iio_node_add(icd, IIO_MINOR_EVENT + vector);
 	if (ret)
 		iio_nodes_del(icd);
 	return ret;
+}
+
+/**
+ * iio_uevent_add - send the ADD uevent a child of an iio device held back
+ * @dev: a node or DMA buffer device, added with its uevents suppressed
+ *
+ * Children are added with their uevents suppressed until the device can be
+ * found by open(), so that udev (or anyone) acting on an ADD uevent finds a
+ * node that opens.
+ */
+void iio_uevent_add(struct device *dev)
+{
+	dev_set_uevent_suppress(dev, false);
+	kobject_uevent(&dev->kobj, KOBJ_ADD);
+}
+
+/*
+ * The ADD uevents of a registered device, once every node can be opened
+ * and every DMA buffer used: /sys/class/iio/iioN first, then its children.
+ */
+static void iio_uevents_add(struct iio_class_dev *icd)
+{
+	unsigned int i;
+
+	iio_uevent_add(&icd->dev);
+	for (i = IIO_MINOR_REGION + 1; i < IIO_MINORS_USED; i++)
+		if (icd->node[i])
+			iio_uevent_add(icd->node[i]);
+	iio_dma_uevents_add(icd);
 }
 
 static bool iio_window_valid(unsigned long offset, unsigned long len,
@@ -533,10 +523,10 @@ static void iio_revoke(struct iio_class_dev *icd)
 	idr_replace(&iio_idr, NULL, icd->nr);
 	mutex_unlock(&iio_lock);
 
-	down_write(&icd->info_lock);
+	down_write(&icd->idev_lock);
 	iio_event_stop(icd);
-	icd->info = NULL;
-	up_write(&icd->info_lock);
+	icd->idev = NULL;
+	up_write(&icd->idev_lock);
 
 	iio_event_revoke(icd);
 	unmap_mapping_range(icd->inode->i_mapping, 0, 0, 1);
@@ -573,12 +563,12 @@ int iio_register_device(struct device *parent, struct iio_device *idev)
 	if (!icd)
 		return -ENOMEM;
 
-	init_rwsem(&icd->info_lock);
+	init_rwsem(&icd->idev_lock);
 	mutex_init(&icd->dma_lock);
 	mutex_init(&icd->use_lock);
 	icd->vectors = max(idev->vectors, 1U);
 	iio_event_init(icd);
-	icd->info = idev;
+	icd->idev = idev;
 
 	/* Reserve the number; lookups find NULL until registration ends. */
 	mutex_lock(&iio_lock);
@@ -592,9 +582,9 @@ int iio_register_device(struct device *parent, struct iio_device *idev)
 
 	device_initialize(&icd->dev);
 	icd->dev.class = &iio_class;
+	icd->dev.type = &iio_device_type;
 	icd->dev.parent = parent;
-	icd->dev.devt = MKDEV(MAJOR(iio_devt),
-			      icd->nr * IIO_MINORS_PER_DEVICE);
+	icd->dev.devt = iio_devt_of(icd, IIO_MINOR_REGION);
 	icd->dev.release = iio_dev_release;
 	ret = dev_set_name(&icd->dev, "iio%d", icd->nr);
 	if (ret)
@@ -607,45 +597,36 @@ int iio_register_device(struct device *parent, struct iio_device *idev)
 		goto err_put;
 	}
 
-	/* Open files pin the cdevs, and the cdevs pin icd->dev. */
-	cdev_init(&icd->cdev, fops);
-	icd->cdev.owner = fops->owner;
-	cdev_set_parent(&icd->cdev, &icd->dev.kobj);
-	ret = cdev_add(&icd->cdev, icd->dev.devt, IIO_MINOR_EVENT);
+	/*
+	 * The cdevs exist before any node does (as cdev_device_add() does it).
+	 * Open files pin the cdevs, and the cdevs pin icd->dev.
+	 */
+	cdev_init(&icd->region_cdev, fops);
+	icd->region_cdev.owner = fops->owner;
+	cdev_set_parent(&icd->region_cdev, &icd->dev.kobj);
+	ret = cdev_add(&icd->region_cdev, iio_devt_of(icd, IIO_MINOR_REGION),
+		       IIO_MINOR_OUT + 1);
 	if (ret)
 		goto err_put;
 
 	cdev_init(&icd->event_cdev, &iio_event_fops);
 	icd->event_cdev.owner = THIS_MODULE;
 	cdev_set_parent(&icd->event_cdev, &icd->dev.kobj);
-	ret = cdev_add(&icd->event_cdev, icd->dev.devt + IIO_MINOR_EVENT, 1);
+	ret = cdev_add(&icd->event_cdev, iio_devt_of(icd, IIO_MINOR_EVENT),
+		       icd->vectors);
 	if (ret)
-		goto err_del_cdev;
-
-	/* vectors 1 and up: minors N * IIO_MAX_VECTORS + 1 ... of their own */
-	if (icd->vectors > 1) {
-		cdev_init(&icd->vector_cdev, &iio_event_fops);
-		icd->vector_cdev.owner = THIS_MODULE;
-		cdev_set_parent(&icd->vector_cdev, &icd->dev.kobj);
-		ret = cdev_add(&icd->vector_cdev,
-			       MKDEV(MAJOR(iio_vector_devt),
-				     icd->nr * IIO_MAX_VECTORS + 1),
-			       icd->vectors - 1);
-		if (ret)
-			goto err_del_event_cdev;
-	}
+		goto err_del_region_cdev;
 
 	/* The handler may run from here on; nothing can open a node yet. */
 	idev->icd = icd;
 	ret = iio_event_start(icd, idev);
 	if (ret)
-		goto err_del_vector_cdev;
+		goto err_del_event_cdev;
 
 	/*
-	 * The ADD uevent only once everything exists: the nodes and the DMA
-	 * buffers are class-less children, which send no uevents of their
-	 * own, and the number is findable, so a program that opens any node
-	 * on the uevent (udev's RUN) succeeds.
+	 * The ADD uevents only once everything exists and the number is
+	 * findable, so that a program that opens a node on its uevent (udev's
+	 * RUN) succeeds: iioN's and its children's are held back until then.
 	 */
 	dev_set_uevent_suppress(&icd->dev, true);
 	ret = device_add(&icd->dev);
@@ -661,8 +642,7 @@ int iio_register_device(struct device *parent, struct iio_device *idev)
 	mutex_lock(&iio_lock);
 	idr_replace(&iio_idr, icd, icd->nr);
 	mutex_unlock(&iio_lock);
-	dev_set_uevent_suppress(&icd->dev, false);
-	kobject_uevent(&icd->dev.kobj, KOBJ_ADD);
+	iio_uevents_add(icd);
 	return icd->nr;
 
 err_del_children:
@@ -676,16 +656,13 @@ err_stop_events:
 	iio_revoke(icd);
 err_free_irq:
 	iio_event_free_irq(icd, idev);
-err_del_vector_cdev:
-	idev->icd = NULL;
-	if (icd->vectors > 1)
-		cdev_del(&icd->vector_cdev);
 err_del_event_cdev:
+	idev->icd = NULL;
 	cdev_del(&icd->event_cdev);
-err_del_cdev:
-	cdev_del(&icd->cdev);
+err_del_region_cdev:
+	cdev_del(&icd->region_cdev);
 err_put:
-	icd->info = NULL;
+	icd->idev = NULL;
 	put_device(&icd->dev);
 	return ret;
 }
@@ -711,7 +688,7 @@ void iio_revoke_device(struct iio_device *idev)
 {
 	struct iio_class_dev *icd = idev->icd;
 
-	if (icd && READ_ONCE(icd->info))
+	if (icd && READ_ONCE(icd->idev))
 		iio_revoke(icd);
 }
 EXPORT_SYMBOL_GPL(iio_revoke_device);
@@ -754,10 +731,8 @@ void iio_unregister_device(struct iio_device *idev)
 	iio_dma_free_all(icd);
 	idev->icd = NULL;
 	iio_nodes_del(icd);
-	if (icd->vectors > 1)
-		cdev_del(&icd->vector_cdev);
 	cdev_del(&icd->event_cdev);
-	cdev_del(&icd->cdev);
+	cdev_del(&icd->region_cdev);
 	device_del(&icd->dev);
 	put_device(&icd->dev);
 }
@@ -788,24 +763,25 @@ static int __init iio_init(void)
 
 	ret = alloc_chrdev_region(&iio_devt, 0,
 				  IIO_MAX_DEVICES * IIO_MINORS_PER_DEVICE,
-				  "iio");
+				  IIO_CHRDEV_NAME);
 	if (ret)
 		goto err_unmount;
 
-	ret = alloc_chrdev_region(&iio_vector_devt, 0,
-				  IIO_MAX_DEVICES * IIO_MAX_VECTORS,
-				  "iio_event");
-	if (ret)
-		goto err_unregister_region;
-
 	ret = class_register(&iio_class);
 	if (ret)
-		goto err_unregister_vector_region;
+		goto err_unregister_region;
+	ret = class_register(&iio_node_class);
+	if (ret)
+		goto err_unregister_class;
+	ret = class_register(&iio_dma_class);
+	if (ret)
+		goto err_unregister_node_class;
 	return 0;
 
-err_unregister_vector_region:
-	unregister_chrdev_region(iio_vector_devt,
-				 IIO_MAX_DEVICES * IIO_MAX_VECTORS);
+err_unregister_node_class:
+	class_unregister(&iio_node_class);
+err_unregister_class:
+	class_unregister(&iio_class);
 err_unregister_region:
 	unregister_chrdev_region(iio_devt,
 				 IIO_MAX_DEVICES * IIO_MINORS_PER_DEVICE);
@@ -816,9 +792,9 @@ err_unmount:
 
 static void __exit iio_exit(void)
 {
+	class_unregister(&iio_dma_class);
+	class_unregister(&iio_node_class);
 	class_unregister(&iio_class);
-	unregister_chrdev_region(iio_vector_devt,
-				 IIO_MAX_DEVICES * IIO_MAX_VECTORS);
 	unregister_chrdev_region(iio_devt,
 				 IIO_MAX_DEVICES * IIO_MINORS_PER_DEVICE);
 	kern_unmount(iio_mnt);

@@ -5,22 +5,7 @@
  * Copyright (C) 2005 Benedikt Spranger <b.spranger@linutronix.de>
  * Copyright (C) 2005 Thomas Gleixner <tglx@linutronix.de>
  *
- * Ported from the 2006 RFC's iio_dev.c.  Bugs of the RFC fixed here:
- *  - read() and write() used copy_to_user()/copy_from_user() on I/O memory
- *    (memcpy semantics: any width, any order) and byte-wise inb()/outb()
- *    on ports.  Every access is now an explicit device access of 1, 2, 4
- *    or 8 bytes (ioread8/16/32, readq; inb/inw/inl, two inl for 8 bytes),
- *    the widest that the position's alignment and the remaining length
- *    allow, through a kernel bounce buffer.
- *  - read() and write() clipped with ">=" (losing the last byte), ignored
- *    f_pos for port regions, and tested "count < 0" on a size_t.
- *  - lseek() stored an invalid position before rejecting it, did not
- *    reject negative positions, and ignored the window of the node.
- *  - mmap() mapped the start of the region whatever the node and offset,
- *    did not reject port regions, and mapped I/O memory cached.
- *  - nothing prevented access after the stub unregistered and freed the
- *    region; every operation now checks the revocable info pointer under
- *    info_lock, and unregistering zaps all user mappings.
+ * Ported from the 2006 RFC's iio_dev.c (what changed: kmod/HISTORY.md).
  *
  * Semantics (the ABI, see also the README):
  *  - positions are relative to the node's window; read() at or past its
@@ -245,14 +230,14 @@ int iio_open(struct inode *inode, struct file *filp)
 	if (!icd)
 		return -ENODEV;
 
-	down_read(&icd->info_lock);
-	if (!icd->info)
+	down_read(&icd->idev_lock);
+	if (!icd->idev)
 		ret = -ENODEV;
 	else
-		ret = iio_window(icd->info, kind, &off, &len);
+		ret = iio_window(icd->idev, kind, &off, &len);
 	if (!ret && kind == IIO_MINOR_IN && (filp->f_mode & FMODE_WRITE))
 		ret = -EACCES;
-	up_read(&icd->info_lock);
+	up_read(&icd->idev_lock);
 	if (ret) {
 		iio_class_dev_put(icd);
 		return ret;
@@ -299,10 +284,10 @@ loff_t iio_lseek(struct file *filp, loff_t offset, int whence)
 	if (whence != SEEK_SET && whence != SEEK_CUR && whence != SEEK_END)
 		return -EINVAL;
 
-	down_read(&icd->info_lock);
-	if (icd->info && !iio_window(icd->info, iio_file_kind(filp), &off, &len))
+	down_read(&icd->idev_lock);
+	if (icd->idev && !iio_window(icd->idev, iio_file_kind(filp), &off, &len))
 		ret = fixed_size_llseek(filp, offset, whence, len);
-	up_read(&icd->info_lock);
+	up_read(&icd->idev_lock);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(iio_lseek);
@@ -346,7 +331,7 @@ static size_t iio_writable(const struct iio_device *idev, unsigned long off,
 }
 
 /*
- * One chunk of a transfer under info_lock: the device access only, never a
+ * One chunk of a transfer under idev_lock: the device access only, never a
  * user copy (which could fault on a mapping of this very device).
  */
 static ssize_t iio_transfer_chunk(struct iio_class_dev *icd,
@@ -356,20 +341,20 @@ static ssize_t iio_transfer_chunk(struct iio_class_dev *icd,
 	unsigned long off, len;
 	ssize_t ret;
 
-	down_read(&icd->info_lock);
-	if (!icd->info || iio_window(icd->info, kind, &off, &len)) {
+	down_read(&icd->idev_lock);
+	if (!icd->idev || iio_window(icd->idev, kind, &off, &len)) {
 		ret = -EIO;
 	} else if (pos >= len) {
 		ret = to_device ? -ENOSPC : 0;
 	} else {
 		ret = min_t(u64, count, len - pos);
 		if (to_device)
-			ret = iio_writable(icd->info, off + pos, ret) ?: -EPERM;
+			ret = iio_writable(icd->idev, off + pos, ret) ?: -EPERM;
 		if (ret > 0)
-			iio_region_copy(icd->info, off + pos, bounce, ret,
+			iio_region_copy(icd->idev, off + pos, bounce, ret,
 					to_device);
 	}
-	up_read(&icd->info_lock);
+	up_read(&icd->idev_lock);
 	return ret;
 }
 
@@ -385,9 +370,9 @@ static ssize_t iio_transfer(struct file *filp, char __user *ubuf,
 
 	if (!count) {
 		/* nothing to move, but a device that went away still says so */
-		down_read(&icd->info_lock);
-		ret = icd->info ? 0 : -EIO;
-		up_read(&icd->info_lock);
+		down_read(&icd->idev_lock);
+		ret = icd->idev ? 0 : -EIO;
+		up_read(&icd->idev_lock);
 		return ret;
 	}
 	if (count > IIO_SMALL_BOUNCE) {
@@ -484,7 +469,7 @@ static bool iio_last_page_owned(const struct iio_device *idev)
 }
 
 /*
- * Pages are inserted here, on first touch, under info_lock: a mapping made
+ * Pages are inserted here, on first touch, under idev_lock: a mapping made
  * while the device is being unregistered is linked into the shared
  * address_space before it can fault, so unregistration's
  * unmap_mapping_range() zaps every page that was ever inserted, and a
@@ -500,8 +485,8 @@ static vm_fault_t iio_vm_fault(struct vm_fault *vmf)
 	vm_fault_t ret = VM_FAULT_SIGBUS;
 	unsigned long start;
 
-	down_read(&icd->info_lock);
-	idev = icd->info;
+	down_read(&icd->idev_lock);
+	idev = icd->idev;
 	if (!idev || !iio_mmap_page(idev, kind, vmf->pgoff, &start) ||
 	    iio_overlaps_reserved(idev, start, PAGE_SIZE))
 		goto out;
@@ -521,7 +506,7 @@ static vm_fault_t iio_vm_fault(struct vm_fault *vmf)
 					  vma->vm_page_prot);
 	}
 out:
-	up_read(&icd->info_lock);
+	up_read(&icd->idev_lock);
 	return ret;
 }
 
@@ -554,8 +539,8 @@ int iio_mmap(struct file *filp, struct vm_area_struct *vma)
 	struct iio_device *idev;
 	int ret;
 
-	down_read(&icd->info_lock);
-	idev = icd->info;
+	down_read(&icd->idev_lock);
+	idev = icd->idev;
 	ret = -ENODEV;
 	if (!idev || (!idev->virtaddr && !idev->kernaddr) ||
 	    kind == IIO_MINOR_EVENT || !iio_last_page_owned(idev))
@@ -578,7 +563,7 @@ int iio_mmap(struct file *filp, struct vm_area_struct *vma)
 		vma->vm_page_prot = pgprot_noncached(vma->vm_page_prot);
 	}
 out:
-	up_read(&icd->info_lock);
+	up_read(&icd->idev_lock);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(iio_mmap);

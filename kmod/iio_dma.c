@@ -5,8 +5,9 @@
  * Not in the 2006 RFC: a user-space PCI driver needs memory its device
  * can reach by DMA and whose bus address it knows.  A stub asks for up to
  * IIO_DMA_MAX buffers (iio_device.dma_dev, .dma_size); each is allocated
- * with dma_alloc_coherent() at registration and appears as a class-less
- * child device of /sys/class/iio/iioN:
+ * with dma_alloc_coherent() at registration and appears as a child device
+ * iioN_dmaK of /sys/class/iio/iioN (class iio_dma, DEVTYPE iio_user_dma, so
+ * that it sends uevents), reached through the link /sys/class/iio/iioN/dmaK:
  *
  *   dmaK/size      bytes, hex ("0x10000")
  *   dmaK/bus_addr  the address the device uses, hex; mode 0400, as it
@@ -74,6 +75,7 @@ static atomic_t iio_dma_unsafe_used = ATOMIC_INIT(0);
  * @bin_attrs:	@data and the terminating NULL
  * @group:	the group holding @bin_attrs, for @groups
  * @groups:	@group and iio_dma_group, the device's sysfs groups
+ * @link:	"dmaK", its link in the class device's folder
  */
 struct iio_dma_buffer {
 	struct device dev;
@@ -86,6 +88,7 @@ struct iio_dma_buffer {
 	struct bin_attribute *bin_attrs[2];
 	struct attribute_group group;
 	const struct attribute_group *groups[3];
+	char link[8];
 };
 
 #define to_iio_dma_buffer(d) container_of(d, struct iio_dma_buffer, dev)
@@ -344,13 +347,16 @@ static int iio_dma_add(struct iio_class_dev *icd, struct device *dma_dev,
 		return -ENOMEM;
 
 	device_initialize(&buffer->dev);
+	buffer->dev.class = &iio_dma_class;
+	buffer->dev.type = &iio_dma_type;
 	buffer->dev.parent = &icd->dev;
 	buffer->dev.release = iio_dma_release;
 	buffer->dma_dev = get_device(dma_dev);
 	buffer->size = PAGE_ALIGN(size);
-	ret = dev_set_name(&buffer->dev, "dma%u", index);
+	ret = dev_set_name(&buffer->dev, "iio%d_dma%u", icd->nr, index);
 	if (ret)
 		goto err_put;
+	snprintf(buffer->link, sizeof(buffer->link), "dma%u", index);
 
 	buffer->cpu_addr = dma_alloc_coherent(dma_dev, buffer->size,
 					      &buffer->bus_addr,
@@ -377,10 +383,19 @@ static int iio_dma_add(struct iio_class_dev *icd, struct device *dma_dev,
 	buffer->groups[1] = &buffer->group;
 	buffer->dev.groups = buffer->groups;
 
+	dev_set_uevent_suppress(&buffer->dev, true);
 	ret = device_add(&buffer->dev);
 	if (ret)
 		goto err_put;
+	ret = sysfs_create_link(&icd->dev.kobj, &buffer->dev.kobj,
+				buffer->link);
+	if (ret) {
+		device_del(&buffer->dev);
+		goto err_put;
+	}
 	icd->dma[index] = buffer;
+	if (icd->dma_uevents)
+		iio_uevent_add(&buffer->dev);
 	return 0;
 
 err_put:
@@ -391,7 +406,7 @@ err_put:
 /**
  * iio_dma_request - add a buffer that user space asked for (dma_request)
  * @icd: the registered class device
- * @idev: its stub's description (info_lock held for reading)
+ * @idev: its stub's description (idev_lock held for reading)
  * @size: bytes, rounded up to pages
  *
  * The buffer becomes the lowest free dmaK after the stub's own.
@@ -408,7 +423,7 @@ int iio_dma_request(struct iio_class_dev *icd, struct iio_device *idev,
 	unsigned int i;
 	int ret;
 
-	lockdep_assert_held_read(&icd->info_lock);
+	lockdep_assert_held_read(&icd->idev_lock);
 	if (!size || size > IIO_DMA_MAX_SIZE)
 		return -EINVAL;
 	size = PAGE_ALIGN(size);
@@ -461,6 +476,25 @@ int iio_dma_add_all(struct iio_class_dev *icd, struct iio_device *idev)
 }
 
 /**
+ * iio_dma_uevents_add - the device is announced: so are its buffers
+ * @icd: the registered class device
+ *
+ * Sends the ADD uevents of the buffers added so far, and from now on each
+ * buffer added sends its own.
+ */
+void iio_dma_uevents_add(struct iio_class_dev *icd)
+{
+	unsigned int i;
+
+	mutex_lock(&icd->dma_lock);
+	icd->dma_uevents = true;
+	for (i = 0; i < IIO_DMA_MAX; i++)
+		if (icd->dma[i])
+			iio_uevent_add(&icd->dma[i]->dev);
+	mutex_unlock(&icd->dma_lock);
+}
+
+/**
  * iio_dma_revoke_all - take the buffers of @icd away from user space
  * @icd: the class device being unregistered (revoked: no dma_request can
  *	add a buffer any more)
@@ -479,8 +513,10 @@ void iio_dma_revoke_all(struct iio_class_dev *icd)
 	for (i = IIO_DMA_MAX - 1; i >= 0; i--) {
 		struct iio_dma_buffer *buffer = icd->dma[i];
 
-		if (buffer && device_is_registered(&buffer->dev))
+		if (buffer && device_is_registered(&buffer->dev)) {
+			sysfs_remove_link(&icd->dev.kobj, buffer->link);
 			device_del(&buffer->dev);
+		}
 	}
 	mutex_unlock(&icd->dma_lock);
 }

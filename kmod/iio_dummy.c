@@ -2,7 +2,8 @@
 /*
  * iio_dummy.c - example stub: kernel memory and a timer as a "device"
  *
- * Ported from the 2006 RFC's iio_dummy.c.  Each dummy is a platform device
+ * Ported from the 2006 RFC's iio_dummy.c (what changed: kmod/HISTORY.md).
+ * Each dummy is a platform device
  * "iio_dummy.N" with a region of kernel memory (module parameter size,
  * default 8 KiB; the in window is its first 4 KiB, the out window its last
  * 4 KiB) and an hrtimer event source.  Each tick increments the tick
@@ -19,13 +20,6 @@
  * events at once (N = 0: EINVAL), so tests are deterministic with freq 0.
  * With mode=oneshot the event source is one-shot instead of cyclic, and a
  * struct iio_oneshot written to the event device arms it.
- *
- * Bugs of the RFC fixed here: the region was kmalloc()ed and its kernel
- * address stored in physaddr (leaking it to user space, and treated as an
- * I/O port number since virtaddr was NULL); one static iio_device served
- * every probe; sysfs stores did not validate input; sig_pid kept a
- * task_struct (not a struct pid) and used the private sigqueue API; the
- * attributes were created by hand before the driver was registered.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt

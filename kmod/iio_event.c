@@ -5,28 +5,18 @@
  * Copyright (C) 2005 Benedikt Spranger <b.spranger@linutronix.de>
  * Copyright (C) 2005 Thomas Gleixner <tglx@linutronix.de>
  *
- * Ported from the event part of the 2006 RFC's iio_dev.c and iio_base.c.
- * Bugs of the RFC fixed here:
- *  - one shared pending counter, decremented by each read: one listener
- *    stole another's events.  Each open file now remembers the count it
- *    last saw; read() returns the device's total and every listener sees
- *    every event.
- *  - iio_interrupt() ignored the stub handler's return value and always
- *    returned IRQ_HANDLED, breaking shared interrupts; events were only
- *    counted while someone listened.
- *  - poll() returned -EIO as an event mask and always reported readable.
- *  - write() without an event_write returned EFAULT; it is EOPNOTSUPP now.
- *  - release() called the stub's fasync instead of the event device's,
- *    and the listener count was not atomic.
- *  - cyclic mode used a jiffies timer_list; one-shot mode was dead code
- *    (a kernel thread spinning on schedule()).  Both use an hrtimer now.
- *  - IRQs were requested after the device was visible, and freed never.
+ * Ported from the event part of the 2006 RFC's iio_dev.c and iio_base.c
+ * (what changed: kmod/HISTORY.md).
  *
  * Semantics (the ABI):
  *  - read() needs at least 4 bytes (else EINVAL), blocks until the file has
  *    an event it has not seen (O_NONBLOCK: EAGAIN; a signal: EINTR or a
  *    restart per SA_RESTART) and returns the device's total event count,
- *    a native-endian 32-bit unsigned int.
+ *    a native-endian 32-bit unsigned int: the low 32 bits of the count,
+ *    which is kept in 64 (so 2^32 events since the last read are unseen
+ *    events, not none).
+ *  - an open file that can read is a listener (sysfs "listener"); one
+ *    opened write-only is not.
  *  - poll() reports EPOLLIN | EPOLLRDNORM exactly when there is an unseen
  *    event, EPOLLERR for a device without an event source, and
  *    EPOLLERR | EPOLLHUP once the device is unregistered.
@@ -54,13 +44,16 @@
  * @icd:	the device, pinned while the file is open
  * @q:		the events of its vector, in @icd
  * @vector:	which vector: 0 for /dev/iioN_event
- * @seen:	the event count this file last returned from read()
+ * @seen:	the event count (all 64 bits) this file last returned from
+ *		read()
+ * @listens:	the file can read, so it counts in @q's listeners
  */
 struct iio_listener {
 	struct iio_class_dev *icd;
 	struct iio_event_queue *q;
 	unsigned int vector;
-	u32 seen;
+	u64 seen;
+	bool listens;
 };
 
 bool iio_has_event_source(const struct iio_device *idev)
@@ -103,7 +96,7 @@ void iio_event_add_vector(struct iio_device *idev, unsigned int vector, u32 n)
 	if (!icd || !n || WARN_ON_ONCE(vector >= icd->vectors))
 		return;
 	q = &icd->evq[vector];
-	atomic_add(n, &q->count);
+	atomic64_add(n, &q->count);
 	wake_up_interruptible_all(&q->wait);
 	kill_fasync(&q->async_queue, SIGIO, POLL_IN);
 }
@@ -128,10 +121,10 @@ static enum hrtimer_restart iio_timer_fn(struct hrtimer *timer)
 {
 	struct iio_class_dev *icd = container_of(timer, struct iio_class_dev,
 						 timer);
-	struct iio_device *idev = icd->info;
+	struct iio_device *idev = icd->idev;
 	ktime_t period = READ_ONCE(icd->period);
 
-	/* The timer is cancelled before icd->info is revoked. */
+	/* The timer is cancelled before icd->idev is revoked. */
 	iio_event_source(idev, idev->irq);
 	if (idev->irq != IIO_IRQ_CYCLIC || !period)
 		return HRTIMER_NORESTART;
@@ -193,7 +186,7 @@ int iio_event_start(struct iio_class_dev *icd, struct iio_device *idev)
 }
 
 /*
- * The timer modes' source stops for good.  Called with info_lock held for
+ * The timer modes' source stops for good.  Called with idev_lock held for
  * writing: no event_write can re-arm it.
  */
 void iio_event_stop(struct iio_class_dev *icd)
@@ -216,7 +209,7 @@ void iio_event_free_irq(struct iio_class_dev *icd, struct iio_device *idev)
 	icd->irq_requested = false;
 }
 
-/* icd->info is NULL now: wake everyone so they see it. */
+/* icd->idev is NULL now: wake everyone so they see it. */
 void iio_event_revoke(struct iio_class_dev *icd)
 {
 	unsigned int i;
@@ -329,9 +322,10 @@ static int iio_event_open(struct inode *inode, struct file *filp)
 	unsigned int vector;
 	int ret = 0;
 
-	icd = iio_event_dev_get(inode, &vector);
+	icd = iio_class_dev_get(iminor(inode));
 	if (!icd)
 		return -ENODEV;
+	vector = iminor(inode) % IIO_MINORS_PER_DEVICE - IIO_MINOR_EVENT;
 	if (vector >= icd->vectors) {
 		iio_class_dev_put(icd);
 		return -ENODEV;
@@ -343,18 +337,20 @@ static int iio_event_open(struct inode *inode, struct file *filp)
 		goto err_put;
 	}
 
-	down_read(&icd->info_lock);
-	if (!icd->info)
+	down_read(&icd->idev_lock);
+	if (!icd->idev)
 		ret = -ENODEV;
-	up_read(&icd->info_lock);
+	up_read(&icd->idev_lock);
 	if (ret)
 		goto err_free;
 
 	l->icd = icd;
 	l->q = &icd->evq[vector];
 	l->vector = vector;
-	l->seen = atomic_read(&l->q->count);
-	atomic_inc(&l->q->listeners);
+	l->seen = atomic64_read(&l->q->count);
+	l->listens = filp->f_mode & FMODE_READ;
+	if (l->listens)
+		atomic_inc(&l->q->listeners);
 	iio_use_get(icd);
 	filp->private_data = l;
 	/* no position: pread and pwrite fail with ESPIPE, as lseek does */
@@ -372,7 +368,8 @@ static int iio_event_release(struct inode *inode, struct file *filp)
 	struct iio_listener *l = filp->private_data;
 	struct iio_class_dev *icd = l->icd;
 
-	atomic_dec(&l->q->listeners);
+	if (l->listens)
+		atomic_dec(&l->q->listeners);
 	kfree(l);
 	iio_use_put(icd);
 	iio_class_dev_put(icd);
@@ -392,34 +389,35 @@ static int iio_event_usable(struct iio_listener *l)
 	struct iio_class_dev *icd = l->icd;
 	int ret = -EIO;
 
-	down_read(&icd->info_lock);
-	if (icd->info && iio_vector_has_source(l, icd->info))
+	down_read(&icd->idev_lock);
+	if (icd->idev && iio_vector_has_source(l, icd->idev))
 		ret = 0;
-	up_read(&icd->info_lock);
+	up_read(&icd->idev_lock);
 	return ret;
 }
 
 static bool iio_event_ready(struct iio_listener *l)
 {
-	return (u32)atomic_read(&l->q->count) != READ_ONCE(l->seen) ||
-	       !READ_ONCE(l->icd->info);
+	return atomic64_read(&l->q->count) != READ_ONCE(l->seen) ||
+	       !READ_ONCE(l->icd->idev);
 }
 
 static ssize_t iio_event_read(struct file *filp, char __user *buf,
 			      size_t count, loff_t *ppos)
 {
 	struct iio_listener *l = filp->private_data;
-	u32 events;
+	u64 events;
+	u32 abi_count;
 	int ret;
 
-	if (count < sizeof(events))
+	if (count < sizeof(abi_count))
 		return -EINVAL;
 
 	for (;;) {
 		ret = iio_event_usable(l);
 		if (ret)
 			return ret;
-		events = atomic_read(&l->q->count);
+		events = atomic64_read(&l->q->count);
 		if (events != READ_ONCE(l->seen))
 			break;
 		if (filp->f_flags & O_NONBLOCK)
@@ -429,10 +427,12 @@ static ssize_t iio_event_read(struct file *filp, char __user *buf,
 			return ret;
 	}
 
-	if (copy_to_user(buf, &events, sizeof(events)))
+	/* the ABI: the low 32 bits */
+	abi_count = events;
+	if (copy_to_user(buf, &abi_count, sizeof(abi_count)))
 		return -EFAULT;
 	WRITE_ONCE(l->seen, events);
-	return sizeof(events);
+	return sizeof(abi_count);
 }
 
 static __poll_t iio_event_poll(struct file *filp, poll_table *wait)
@@ -443,14 +443,14 @@ static __poll_t iio_event_poll(struct file *filp, poll_table *wait)
 
 	poll_wait(filp, &l->q->wait, wait);
 
-	down_read(&icd->info_lock);
-	if (!icd->info)
+	down_read(&icd->idev_lock);
+	if (!icd->idev)
 		mask = EPOLLERR | EPOLLHUP;
-	else if (!iio_vector_has_source(l, icd->info))
+	else if (!iio_vector_has_source(l, icd->idev))
 		mask = EPOLLERR;
-	else if ((u32)atomic_read(&l->q->count) != READ_ONCE(l->seen))
+	else if (atomic64_read(&l->q->count) != READ_ONCE(l->seen))
 		mask = EPOLLIN | EPOLLRDNORM;
-	up_read(&icd->info_lock);
+	up_read(&icd->idev_lock);
 	return mask;
 }
 
@@ -464,7 +464,7 @@ static ssize_t iio_event_write(struct file *filp, const char __user *buf,
 	void *kbuf;
 
 	/*
-	 * Copy first: no user access under info_lock, which mmap() takes
+	 * Copy first: no user access under idev_lock, which mmap() takes
 	 * under mmap_lock (and a fault on a stalled page must not block
 	 * unregistration).
 	 */
@@ -474,15 +474,15 @@ static ssize_t iio_event_write(struct file *filp, const char __user *buf,
 	if (IS_ERR(kbuf))
 		return PTR_ERR(kbuf);
 
-	down_read(&icd->info_lock);
-	idev = icd->info;
+	down_read(&icd->idev_lock);
+	idev = icd->idev;
 	if (!idev || !iio_vector_has_source(l, idev))
 		ret = -EIO;
 	else if (!idev->event_write || l->vector)
 		ret = -EOPNOTSUPP;
 	else
 		ret = idev->event_write(idev, kbuf, count);
-	up_read(&icd->info_lock);
+	up_read(&icd->idev_lock);
 	kfree(kbuf);
 	return ret;
 }

@@ -17,17 +17,20 @@
 #include "iio.h"
 
 #define IIO_MAX_DEVICES		256
-#define IIO_NODE_COUNT		3	/* in, out and event child devices */
+/* the minors of one device in use: the region nodes and the event nodes */
+#define IIO_MINORS_USED		(IIO_MINOR_EVENT + IIO_MAX_VECTORS)
 
 /**
  * struct iio_event_queue - the events of one vector and their listeners
- * @count:	total events since registration
- * @listeners:	open event files of this vector
+ * @count:	total events since registration, in 64 bits so that a listener
+ *		that last read 2^32 events ago still sees them (read() gives
+ *		the low 32 bits)
+ * @listeners:	open event files of this vector that can read
  * @wait:	its readers and pollers
  * @async_queue: its O_ASYNC files
  */
 struct iio_event_queue {
-	atomic_t count;
+	atomic64_t count;
 	atomic_t listeners;
 	wait_queue_head_t wait;
 	struct fasync_struct *async_queue;
@@ -36,18 +39,20 @@ struct iio_event_queue {
 /**
  * struct iio_class_dev - one registered device, owned by iio.ko
  * @dev:	the class device /sys/class/iio/iioN; its release frees all
- * @nr:		device number N
- * @cdev:	character device of the region nodes (3 minors)
- * @event_cdev:	character device of the event node (1 minor)
- * @vector_cdev: character device of the event nodes of vectors 1 and up
- * @node:	class-less child devices that give devtmpfs /dev/iioN_in,
- *		/dev/iioN_out and /dev/iioN_event; NULL where absent
- * @vector_node: the same for /dev/iioN_eventK (index K >= 1)
+ * @nr:		device number N, which owns the minors from
+ *		N * %IIO_MINORS_PER_DEVICE (see iio_uapi.h)
+ * @region_cdev: character device of the region nodes /dev/iioN, _in and
+ *		_out (minors %IIO_MINOR_REGION to %IIO_MINOR_OUT)
+ * @event_cdev:	character device of the event nodes /dev/iioN_event[K]
+ *		(minors %IIO_MINOR_EVENT + K, K < @vectors)
+ * @node:	by minor within the device: the child devices (class
+ *		iio_node) that give devtmpfs /dev/iioN_in ... /dev/iioN_eventK;
+ *		NULL where absent, and at %IIO_MINOR_REGION (/dev/iioN is @dev)
  * @inode:	anonymous inode whose mapping every open file shares, so that
  *		unregistering can zap all user mappings at once
- * @info_lock:	readers: every file operation, sysfs show and store while
- *		it uses @info; writer: unregistration revoking it
- * @info:	the stub's description, NULL once unregistered
+ * @idev_lock:	readers: every file operation, sysfs show and store while
+ *		it uses @idev; writer: unregistration revoking it
+ * @idev:	the stub's description, NULL once unregistered
  * @vectors:	event vectors, at least 1
  * @evq:	the events of each vector (@vectors of them)
  * @timer:	cyclic or one-shot event source
@@ -58,21 +63,21 @@ struct iio_event_queue {
  * @dma:	the DMA buffers, children of @dev; NULL where absent
  * @dma_lock:	serialises adding and deleting the buffers of @dma
  * @dma_user_size: bytes of the buffers user space added
+ * @dma_uevents: the device was announced: a buffer added sends its ADD
+ *		uevent at once
  * @use_lock:	serialises @users and the stub's in_use calls
  * @users:	open files of the region and event nodes
  */
 struct iio_class_dev {
 	struct device dev;
 	int nr;
-	struct cdev cdev;
+	struct cdev region_cdev;
 	struct cdev event_cdev;
-	struct cdev vector_cdev;
-	struct device *node[IIO_NODE_COUNT];
-	struct device *vector_node[IIO_MAX_VECTORS];
+	struct device *node[IIO_MINORS_USED];
 	struct inode *inode;
 
-	struct rw_semaphore info_lock;	/* protects info */
-	struct iio_device *info;
+	struct rw_semaphore idev_lock;	/* protects idev */
+	struct iio_device *idev;
 
 	unsigned int vectors;
 	struct iio_event_queue evq[IIO_MAX_VECTORS];
@@ -83,8 +88,9 @@ struct iio_class_dev {
 	bool stopped;
 	bool irq_requested;
 	struct iio_dma_buffer *dma[IIO_DMA_MAX];
-	struct mutex dma_lock;		/* protects dma, dma_user_size */
+	struct mutex dma_lock;		/* protects dma, dma_* */
 	size_t dma_user_size;
+	bool dma_uevents;
 	struct mutex use_lock;		/* protects users */
 	unsigned int users;
 };
@@ -99,9 +105,10 @@ static inline struct page *iio_kernel_page(const void *kaddr)
 }
 
 /* iio_core.c */
+extern struct class iio_dma_class;
+extern const struct device_type iio_dma_type;
 struct iio_class_dev *iio_class_dev_get(unsigned int minor);
-struct iio_class_dev *iio_event_dev_get(struct inode *inode,
-					unsigned int *vector);
+void iio_uevent_add(struct device *dev);
 void iio_class_dev_put(struct iio_class_dev *icd);
 void iio_use_get(struct iio_class_dev *icd);
 void iio_use_put(struct iio_class_dev *icd);
@@ -132,6 +139,7 @@ int iio_dma_validate(const struct iio_device *idev);
 int iio_dma_add_all(struct iio_class_dev *icd, struct iio_device *idev);
 void iio_dma_revoke_all(struct iio_class_dev *icd);
 void iio_dma_free_all(struct iio_class_dev *icd);
+void iio_dma_uevents_add(struct iio_class_dev *icd);
 int iio_dma_request(struct iio_class_dev *icd, struct iio_device *idev,
 		    size_t size);
 

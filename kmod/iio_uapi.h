@@ -5,24 +5,23 @@
  * Shared by the kernel modules, iioctl and the tests; user space needs only
  * <linux/types.h> (linux-libc-dev).
  *
- * Device numbering: device N owns four minors of the "iio" character
- * device major, starting at 4 * N: the whole region (/dev/iioN), the in
- * window (/dev/iioN_in), the out window (/dev/iioN_out) and the event
- * device (/dev/iioN_event, the events of vector 0).  A device with more
- * than one event vector (sysfs "vectors") has /dev/iioN_eventK for vector
- * K = 1 ... vectors - 1: minor N * IIO_MAX_VECTORS + K of a second major,
- * "iio_event" in /proc/devices.
+ * Device numbering: every node is on one character device major, named
+ * "iio_user" in /proc/devices.  Device N owns the IIO_MINORS_PER_DEVICE
+ * minors from N * IIO_MINORS_PER_DEVICE: the whole region (/dev/iioN), the
+ * in window (/dev/iioN_in), the out window (/dev/iioN_out) and the event
+ * node of each vector K (/dev/iioN_event for K = 0, /dev/iioN_eventK for
+ * K = 1 ... vectors - 1) at IIO_MINOR_EVENT + K.
  */
 #ifndef _IIO_UAPI_H_
 #define _IIO_UAPI_H_
 
 #include <linux/types.h>
 
-#define IIO_MINORS_PER_DEVICE	4
+#define IIO_MINORS_PER_DEVICE	16
 #define IIO_MINOR_REGION	0
 #define IIO_MINOR_IN		1
 #define IIO_MINOR_OUT		2
-#define IIO_MINOR_EVENT		3
+#define IIO_MINOR_EVENT		3	/* vector K: IIO_MINOR_EVENT + K */
 
 /* Longest write() to an event node; longer ones fail with EINVAL. */
 #define IIO_EVENT_WRITE_MAX	64

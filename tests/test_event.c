@@ -128,6 +128,55 @@ static void check_listeners(int n)
 	EXPECT_EQ(read_num(iio_attr_path(nr, "listener")), 0);
 }
 
+/* a file opened write-only injects events; it is not a listener */
+static void write_only_open_is_not_a_listener(void)
+{
+	int wfd, rfd;
+
+	setup();
+	EXPECT_EQ(read_num(iio_attr_path(nr, "listener")), 0);
+	wfd = open_event(O_WRONLY);
+	EXPECT_EQ(read_num(iio_attr_path(nr, "listener")), 0);
+	rfd = open_event(O_RDWR);
+	EXPECT_EQ(read_num(iio_attr_path(nr, "listener")), 1);
+	close(rfd);
+	EXPECT_EQ(read_num(iio_attr_path(nr, "listener")), 0);
+	/* its close takes nothing from the read-write file's count */
+	rfd = open_event(O_RDONLY);
+	close(wfd);
+	EXPECT_EQ(read_num(iio_attr_path(nr, "listener")), 1);
+	close(rfd);
+	EXPECT_EQ(read_num(iio_attr_path(nr, "listener")), 0);
+}
+
+/*
+ * 2^32 events since a listener's last read (two writes of 0x80000000):
+ * read() returns the same 32 bits as before (the ABI), but they are new
+ * events, so poll says readable and read() returns at once.
+ */
+static void two_to_the_32_events_are_seen(void)
+{
+	struct pollfd pfd;
+	uint32_t before;
+	int fd;
+
+	setup();
+	fd = open_event(O_RDONLY | O_NONBLOCK);
+	event_inject(nr, 1);
+	before = event_read(fd);
+	event_inject(nr, 0x80000000u);
+	event_inject(nr, 0x80000000u);
+	EXPECT_EQ(read_num(iio_attr_path(nr, "event")), before);
+	pfd = (struct pollfd){ .fd = fd, .events = POLLIN };
+	EXPECT_EQ(poll(&pfd, 1, 0), 1);
+	EXPECT_EQ(pfd.revents, POLLIN);
+	EXPECT_EQ(event_read(fd), before);
+	/* and then nothing new */
+	EXPECT_EQ(poll(&pfd, 1, 0), 0);
+	EXPECT_ERRNO(read(fd, &before, sizeof(before)), EAGAIN);
+	close(fd);
+}
+
 static void two_listeners_see_every_event(void)
 {
 	check_listeners(2);
@@ -657,6 +706,8 @@ static const struct check_case cases[] = {
 	CASE(nonblocking_gives_eagain),
 	CASE(short_buffer_is_einval),
 	CASE(no_position),
+	CASE(write_only_open_is_not_a_listener),
+	CASE(two_to_the_32_events_are_seen),
 	CASE(two_listeners_see_every_event),
 	CASE(four_listeners_see_every_event),
 	CASE(blocked_readers_all_wake),

@@ -44,8 +44,8 @@ make_fixture() {
 	make_attrs "$sys/iio0" "IIO dummy" mem 0x0 0x2000 cyclic 0 iio_dummy.0 platform
 	echo 0x0 > "$sys/iio0/read_offset"; echo 0x1000 > "$sys/iio0/read_len"
 	echo 0x1000 > "$sys/iio0/write_offset"; echo 0x1000 > "$sys/iio0/write_len"
-	make_attrs "$sys/iio1" edu mem 0xfea00000 0x100000 11 4 0000:00:10.0 pci
-	make_attrs "$sys/iio2" edu mem 0xfeb00000 0x100000 11 8 0000:00:11.0 pci
+	make_attrs "$sys/iio1" edu mem 0xfea00000 0x100000 11 16 0000:00:10.0 pci
+	make_attrs "$sys/iio2" edu mem 0xfeb00000 0x100000 11 32 0000:00:11.0 pci
 	for n in 1 2; do
 		echo 0x0 > "$sys/iio$n/read_offset"
 		echo 0x1000 > "$sys/iio$n/read_len"
@@ -59,7 +59,7 @@ make_fixture() {
 		mkdir -p "$sys/iio1/iio1_event$k"
 		echo 0 > "$sys/iio1/iio1_event$k/event"
 	done
-	make_attrs "$sys/iio3" pci-testdev port 0xc000 0x100 none 12 0000:00:18.0 pci
+	make_attrs "$sys/iio3" pci-testdev port 0xc000 0x100 none 48 0000:00:18.0 pci
 	# the PCI parents' BARs (start end flags, as sysfs's resource file)
 	make_resource "$1/devices/pci/0000:00:10.0" 0xfea00000 0xfeafffff
 	make_resource "$1/devices/pci/0000:00:11.0" 0xfeb00000 0xfebfffff

@@ -218,16 +218,46 @@ unsigned long long test_param(const char *name, unsigned long long def)
 	return def;
 }
 
+/* "P=V ..." of every @name.P=V of the kernel command line, as qemu/init */
+static void boot_params(const char *name, char *out, size_t size)
+{
+	char text[4096], prefix[64];
+	size_t plen, len = 0;
+	ssize_t n;
+	int fd;
+
+	out[0] = 0;
+	fd = open("/proc/cmdline", O_RDONLY);
+	if (fd < 0)
+		return;
+	n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	text[n] = 0;
+	snprintf(prefix, sizeof(prefix), "%s.", name);
+	plen = strlen(prefix);
+	for (char *tok = strtok(text, " \n"); tok; tok = strtok(NULL, " \n"))
+		if (!strncmp(tok, prefix, plen) && strchr(tok, '=') &&
+		    len + strlen(tok) + 1 < size)
+			len += snprintf(out + len, size - len, "%s ",
+					tok + plen);
+}
+
 int module_load(const char *name, const char *params)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], args[4096];
 	int fd, err = 0;
+	size_t len;
 
 	snprintf(path, sizeof(path), MODDIR "/%s.ko", name);
+	boot_params(name, args, sizeof(args));
+	len = strlen(args);
+	snprintf(args + len, sizeof(args) - len, "%s", params ? params : "");
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return errno;
-	if (syscall(SYS_finit_module, fd, params ? params : "", 0))
+	if (syscall(SYS_finit_module, fd, args, 0))
 		err = errno;
 	close(fd);
 	return err;

@@ -43,7 +43,11 @@ void expect_sigbus(volatile void *p, int write);
  */
 /* iio_test.NAME=N on the kernel command line (qemu/run --append), or @def */
 unsigned long long test_param(const char *name, unsigned long long def);
-/* insmod MODDIR/@name.ko @params by finit_module(2): 0 or the errno */
+/*
+ * insmod MODDIR/@name.ko by finit_module(2) with the kernel command line's
+ * @name.P=V (as qemu/init loads it at boot: iio.enable_unsafe_noiommu_mode
+ * of the main boot, say), then @params: 0 or the errno
+ */
 int module_load(const char *name, const char *params);
 /* rmmod @name by delete_module(2), retrying EBUSY/EAGAIN for ~5 s: 0 or errno */
 int module_unload(const char *name);
