@@ -127,7 +127,7 @@ static void dma_request_refused(void)
 
 /*
  * The user-space NVMe driver refused its buffer: exit 3 (setup), one line
- * naming the opt-in (tests/nvme/iio_user.c's message for EPERM).
+ * naming the opt-in (tests/nvme/iio_udrv.c's message for EPERM).
  */
 static void nvme_driver_names_opt_in(void)
 {

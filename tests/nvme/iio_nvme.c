@@ -6,7 +6,7 @@
  * queues, PRP lists, several commands per doorbell write and completions
  * by interrupt or by polling, from user space, with nothing but
  * iio_pci_generic in the kernel (the sysfs and node plumbing is
- * tests/nvme/iio_user.c).
+ * tests/nvme/iio_udrv.c).
  *
  *   1. bind the PCI function to iio_pci_generic, find BAR0's iio device
  *   2. map BAR0, the controller's registers and doorbells
@@ -58,7 +58,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "iio_user.h"
+#include "iio_udrv.h"
 
 /* Exit statuses (also in tests/nvme/README.md) */
 enum {
@@ -205,13 +205,13 @@ struct queue {
 static struct {
 	const char *pci;
 	int nr;				/* iio device of BAR0 */
-	struct iio_user_map bar_map;
+	struct iio_udrv_map bar_map;
 	volatile uint32_t *bar;		/* BAR0 mapping */
-	struct iio_user_dma dma;	/* the DMA buffer */
+	struct iio_udrv_dma dma;	/* the DMA buffer */
 	size_t dma_used;		/* carved so far */
 	uint64_t cap;
 	bool intx;			/* unmask INTx after each wakeup */
-	struct vector vec[IIO_USER_VECTORS_MAX];
+	struct vector vec[IIO_UDRV_VECTORS_MAX];
 	unsigned int vectors;		/* opened */
 	struct queue admin, io[MAX_QUEUES + 1];	/* io[nq]: --inject fatal */
 	unsigned int nq;
@@ -242,13 +242,13 @@ static void die(int status, const char *fmt, ...)
 	exit(status);
 }
 
-/* a failed iio_user call: its message, exit 7 for EIO (device gone) */
+/* a failed iio_udrv call: its message, exit 7 for EIO (device gone) */
 __attribute__((noreturn))
 static void die_user(int err)
 {
 	if (err == -EIO)
-		die(EXIT_GONE, "device gone: %s", iio_user_error());
-	die(EXIT_SETUP, "%s", iio_user_error());
+		die(EXIT_GONE, "device gone: %s", iio_udrv_error());
+	die(EXIT_SETUP, "%s", iio_udrv_error());
 }
 
 /* touching a mapping after unbind raises SIGBUS: that is "gone" too */
@@ -304,24 +304,24 @@ static void set_reg64(uint32_t off, uint64_t v)
 /* the registers and the doorbells of queues 0 .. @queues - 1 */
 static void map_bar0(unsigned int queues)
 {
-	struct iio_user_map all;
+	struct iio_udrv_map all;
 	size_t need;
 	int err;
 
 	/* CAP first, from a mapping of one page: the stride says how much
 	 * of the BAR the doorbells need */
-	err = iio_user_map(dev.nr, PAGE, &all);
+	err = iio_udrv_map(dev.nr, PAGE, &all);
 	if (err)
 		die_user(err);
 	dev.cap = ((volatile uint64_t *)all.p)[0];
-	iio_user_unmap(&all);
+	iio_udrv_unmap(&all);
 	if (dev.cap == ~0ull)
 		die(EXIT_CONTROLLER, "CAP reads all ones: the device does not answer");
 	need = REG_DOORBELL + 2 * queues * (4u << CAP_DSTRD(dev.cap));
-	err = iio_user_map(dev.nr, need, &dev.bar_map);
+	err = iio_udrv_map(dev.nr, need, &dev.bar_map);
 	if (err == -EINVAL)
 		die(EXIT_CONTROLLER, "BAR0 has no room for the doorbells of %u "
-		    "queues: %s", queues, iio_user_error());
+		    "queues: %s", queues, iio_udrv_error());
 	if (err)
 		die_user(err);
 	dev.bar = dev.bar_map.p;
@@ -388,7 +388,7 @@ static void get_dma_buffer(size_t need)
 	/* powers of two, so that a later run finds a buffer to reuse */
 	while (want < need)
 		want *= 2;
-	err = iio_user_dma(dev.nr, want, &dev.dma);
+	err = iio_udrv_dma(dev.nr, want, &dev.dma);
 	if (err)
 		die_user(err);
 	if (dev.dma.bus % PAGE)
@@ -406,7 +406,7 @@ static struct vector *open_vector(int nr)
 	v->nr = nr;
 	/* open before the controller can interrupt: a file sees the events
 	 * after its open (iio(4)) */
-	fd = iio_user_event_open(dev.nr, nr, v->path, sizeof(v->path));
+	fd = iio_udrv_event_open(dev.nr, nr, v->path, sizeof(v->path));
 	if (fd < 0)
 		die_user(fd);
 	v->fd = fd;
@@ -429,11 +429,11 @@ static const char *setup_interrupts(bool poll_io, bool vectors_needed)
 	long long n;
 
 	/* irq_mode and vectors are absent on an older iio_pci_generic */
-	iio_user_pci_attr(dev.pci, "irq_mode", mode, sizeof(mode));
-	n = iio_user_attr_num(dev.nr, "vectors");
+	iio_udrv_pci_attr(dev.pci, "irq_mode", mode, sizeof(mode));
+	n = iio_udrv_attr_num(dev.nr, "vectors");
 	if (n > 0)
 		vectors = n;
-	if (!iio_user_attr(dev.nr, "irq", buf, sizeof(buf)) && !strcmp(buf, "none"))
+	if (!iio_udrv_attr(dev.nr, "irq", buf, sizeof(buf)) && !strcmp(buf, "none"))
 		strcpy(mode, "none");
 	if (!strcmp(mode, "none"))
 		die(EXIT_SETUP, "%s has no interrupt (irq_mode none)", dev.pci);
@@ -697,8 +697,8 @@ static unsigned int take_completions(struct queue **qs, unsigned int n,
 	static uint64_t next_check;
 	static unsigned long spins;
 	unsigned int i, j, got = 0, nfds;
-	int fds[IIO_USER_VECTORS_MAX];
-	struct vector *vs[IIO_USER_VECTORS_MAX];
+	int fds[IIO_UDRV_VECTORS_MAX];
+	struct vector *vs[IIO_UDRV_VECTORS_MAX];
 	long mask;
 
 	if (!next_check)
@@ -730,11 +730,11 @@ static unsigned int take_completions(struct queue **qs, unsigned int n,
 			continue;
 		}
 		/* interrupts: block on the vectors, 10 ms at a time */
-		mask = iio_user_event_wait(fds, nfds, CSTS_CHECK_NS / 1000000, NULL);
+		mask = iio_udrv_event_wait(fds, nfds, CSTS_CHECK_NS / 1000000, NULL);
 		if (mask == -EIO)
 			die(EXIT_GONE, "device gone: waiting on %s%s: %s (unbound?)",
 			    vs[0]->path, nfds > 1 ? " and others" : "",
-			    iio_user_error());
+			    iio_udrv_error());
 		if (mask < 0)
 			die_user(mask);
 		if (!mask || now_ns() > next_check) {
@@ -1556,16 +1556,16 @@ int main(int argc, char **argv)
 	{
 		char class[32];
 
-		if (iio_user_pci_attr(dev.pci, "class", class, sizeof(class)))
+		if (iio_udrv_pci_attr(dev.pci, "class", class, sizeof(class)))
 			die(EXIT_SETUP, "no PCI device %s", dev.pci);
 		if (strcmp(class, "0x010802"))
 			die(EXIT_SETUP, "%s is not an NVMe controller (class %s)",
 			    dev.pci, class);
 	}
-	err = iio_user_bind(dev.pci);
+	err = iio_udrv_bind(dev.pci);
 	if (err)
 		die_user(err);
-	dev.nr = iio_user_find_bar(dev.pci, 0);
+	dev.nr = iio_udrv_find_bar(dev.pci, 0);
 	if (dev.nr < 0)
 		die_user(dev.nr);
 	/* 2. the registers; the doorbells of the queues */

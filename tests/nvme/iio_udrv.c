@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* iio_user.c - see iio_user.h */
+/* iio_udrv.c - see iio_udrv.h */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -13,7 +13,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "iio_user.h"
+#include "iio_udrv.h"
 
 #define PCI_DEVICES	"/sys/bus/pci/devices"
 #define GENERIC_DRV	"/sys/bus/pci/drivers/iio_pci_generic"
@@ -21,7 +21,7 @@
 
 static char message[512];
 
-const char *iio_user_error(void)
+const char *iio_udrv_error(void)
 {
 	return message;
 }
@@ -72,7 +72,7 @@ static int write_file(const char *path, const char *text)
 	return 0;
 }
 
-int iio_user_pci_attr(const char *pci, const char *attr, char *buf, size_t len)
+int iio_udrv_pci_attr(const char *pci, const char *attr, char *buf, size_t len)
 {
 	char path[PATH_MAX];
 
@@ -80,7 +80,7 @@ int iio_user_pci_attr(const char *pci, const char *attr, char *buf, size_t len)
 	return read_file(path, buf, len);
 }
 
-int iio_user_bind(const char *pci)
+int iio_udrv_bind(const char *pci)
 {
 	char path[PATH_MAX], target[PATH_MAX];
 	const char *drv;
@@ -112,7 +112,7 @@ int iio_user_bind(const char *pci)
 	return 0;
 }
 
-int iio_user_find_bar(const char *pci, int bar)
+int iio_udrv_find_bar(const char *pci, int bar)
 {
 	char path[PATH_MAX], file[PATH_MAX + 300], want[64], name[64];
 	struct dirent *de;
@@ -138,7 +138,7 @@ int iio_user_find_bar(const char *pci, int bar)
 	return nr;
 }
 
-int iio_user_attr(int nr, const char *attr, char *buf, size_t len)
+int iio_udrv_attr(int nr, const char *attr, char *buf, size_t len)
 {
 	char path[PATH_MAX];
 
@@ -146,11 +146,11 @@ int iio_user_attr(int nr, const char *attr, char *buf, size_t len)
 	return read_file(path, buf, len);
 }
 
-long long iio_user_attr_num(int nr, const char *attr)
+long long iio_udrv_attr_num(int nr, const char *attr)
 {
 	char buf[64], *end;
 	long long v;
-	int err = iio_user_attr(nr, attr, buf, sizeof(buf));
+	int err = iio_udrv_attr(nr, attr, buf, sizeof(buf));
 
 	if (err)
 		return err;
@@ -162,10 +162,10 @@ long long iio_user_attr_num(int nr, const char *attr)
 	return v;
 }
 
-int iio_user_map(int nr, size_t len, struct iio_user_map *m)
+int iio_udrv_map(int nr, size_t len, struct iio_udrv_map *m)
 {
 	long page = sysconf(_SC_PAGESIZE);
-	long long size = iio_user_attr_num(nr, "size");
+	long long size = iio_udrv_attr_num(nr, "size");
 	char node[32];
 	void *p;
 	int fd, err;
@@ -193,7 +193,7 @@ int iio_user_map(int nr, size_t len, struct iio_user_map *m)
 	return 0;
 }
 
-void iio_user_unmap(struct iio_user_map *m)
+void iio_udrv_unmap(struct iio_udrv_map *m)
 {
 	if (m->p)
 		munmap((void *)m->p, m->len);
@@ -207,18 +207,18 @@ static long long dma_size(int nr, int k)
 	long long size;
 
 	snprintf(attr, sizeof(attr), "dma%d/size", k);
-	size = iio_user_attr_num(nr, attr);
+	size = iio_udrv_attr_num(nr, attr);
 	return size < 0 ? 0 : size;
 }
 
-int iio_user_dma(int nr, size_t len, struct iio_user_dma *d)
+int iio_udrv_dma(int nr, size_t len, struct iio_udrv_dma *d)
 {
-	long long had[IIO_USER_DMA_MAX], bus;
+	long long had[IIO_UDRV_DMA_MAX], bus;
 	char path[PATH_MAX], text[32];
 	int k, use = -1, fd, err;
 	void *p;
 
-	for (k = 0; k < IIO_USER_DMA_MAX; k++) {
+	for (k = 0; k < IIO_UDRV_DMA_MAX; k++) {
 		had[k] = dma_size(nr, k);
 		if (use < 0 && had[k] >= (long long)len)
 			use = k;
@@ -240,7 +240,7 @@ int iio_user_dma(int nr, size_t len, struct iio_user_dma *d)
 			return fail(ENOSPC, "dma_request of iio%d: all %d "
 				    "buffers exist and none has %zu bytes; "
 				    "unbind and bind again to free them", nr,
-				    IIO_USER_DMA_MAX, len);
+				    IIO_UDRV_DMA_MAX, len);
 		if (err == -E2BIG)
 			return fail(E2BIG, "dma_request of iio%d for %zu "
 				    "bytes: past iio_pci_generic's dma_max "
@@ -248,7 +248,7 @@ int iio_user_dma(int nr, size_t len, struct iio_user_dma *d)
 		if (err)
 			return fail(-err, "dma_request of iio%d for %zu bytes: "
 				    "%s", nr, len, strerror(-err));
-		for (k = 0; k < IIO_USER_DMA_MAX && use < 0; k++)
+		for (k = 0; k < IIO_UDRV_DMA_MAX && use < 0; k++)
 			if (!had[k] && dma_size(nr, k) >= (long long)len)
 				use = k;
 		if (use < 0)
@@ -256,7 +256,7 @@ int iio_user_dma(int nr, size_t len, struct iio_user_dma *d)
 				    "buffer", nr);
 	}
 	snprintf(text, sizeof(text), "dma%d/bus_addr", use);
-	bus = iio_user_attr_num(nr, text);
+	bus = iio_udrv_attr_num(nr, text);
 	if (bus < 0)
 		return (int)bus;
 	d->k = use;
@@ -275,14 +275,14 @@ int iio_user_dma(int nr, size_t len, struct iio_user_dma *d)
 	return 0;
 }
 
-void iio_user_dma_unmap(struct iio_user_dma *d)
+void iio_udrv_dma_unmap(struct iio_udrv_dma *d)
 {
 	if (d->cpu)
 		munmap(d->cpu, d->size);
 	d->cpu = NULL;
 }
 
-int iio_user_event_open(int nr, int vector, char *path, size_t len)
+int iio_udrv_event_open(int nr, int vector, char *path, size_t len)
 {
 	char node[64];
 	int fd;
@@ -299,7 +299,7 @@ int iio_user_event_open(int nr, int vector, char *path, size_t len)
 	return fd;
 }
 
-long iio_user_event_wait(const int *fds, int n, int timeout_ms,
+long iio_udrv_event_wait(const int *fds, int n, int timeout_ms,
 			 uint32_t *counts)
 {
 	struct pollfd pfd[32];
