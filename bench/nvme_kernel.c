@@ -45,6 +45,8 @@ struct ring_thread {
 	pthread_t tid;
 	unsigned int nr;
 	uint64_t ios, hist[HIST_BUCKETS], min, max;
+	uint8_t *bufs;		/* DEPTH buffers of IO_BYTES */
+	uint64_t *t0;		/* each slot's submission time */
 	const char *error;
 	int err;
 };
@@ -108,11 +110,13 @@ static void *ring_main(void *arg)
 	fd = open(dev_path, O_RDONLY | O_DIRECT);
 	if (fd < 0)
 		FAIL(t, "open");
-	if (posix_memalign((void **)&bufs, 4096, (size_t)depth * IO_BYTES))
+	if (posix_memalign((void **)&t->bufs, 4096, (size_t)depth * IO_BYTES))
 		FAIL(t, "posix_memalign");
-	t0 = calloc(depth, sizeof(*t0));
-	if (!t0)
+	bufs = t->bufs;
+	t->t0 = calloc(depth, sizeof(*t->t0));
+	if (!t->t0)
 		FAIL(t, "calloc");
+	t0 = t->t0;
 	if (polled)
 		p.flags = IORING_SETUP_IOPOLL;
 	ring = syscall(__NR_io_uring_setup, depth, &p);
@@ -255,6 +259,8 @@ int main(int argc, char **argv)
 		pthread_join(th[i].tid, NULL);
 	elapsed = now_ns() - t0;
 	for (i = 0; i < rings; i++) {
+		free(th[i].bufs);
+		free(th[i].t0);
 		if (th[i].error) {
 			fprintf(stderr, "nvme_kernel: ring %u: %s: %s\n", i,
 				th[i].error, strerror(th[i].err));

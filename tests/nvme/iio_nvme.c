@@ -139,9 +139,9 @@ struct cqe {
 _Static_assert(sizeof(struct sqe) == 64, "SQ entry");
 _Static_assert(sizeof(struct cqe) == 16, "CQ entry");
 
-#define STATUS_SC(s)	(((s) >> 1) & 0xff)	/* status code */
-#define STATUS_SCT(s)	(((s) >> 9) & 0x7)	/* status code type */
-#define STATUS_DNR(s)	(((s) >> 15) & 1)	/* do not retry */
+#define STATUS_SC(s)	((unsigned int)((s) >> 1) & 0xff)	/* status code */
+#define STATUS_SCT(s)	((unsigned int)((s) >> 9) & 0x7)	/* status code type */
+#define STATUS_DNR(s)	((unsigned int)((s) >> 15) & 1)	/* do not retry */
 
 /* ---- sizes ---- */
 #define PAGE		4096u
