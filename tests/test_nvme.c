@@ -538,7 +538,10 @@ static void module_defaults_restored(void)
 	EXPECT(!path_exists(NVME_DRV "/" NVME_PCI));
 }
 
-/* without vectors=: INTx, everything on vector 0, unmasked by the driver */
+/*
+ * without vectors=: INTx, everything on vector 0, unmasked by the driver,
+ * also with two queues at depth
+ */
 static void intx_without_vectors(void)
 {
 	EXPECT_EQ(write_text("/sys/bus/pci/devices/" NVME_PCI "/driver_override",
@@ -551,6 +554,11 @@ static void intx_without_vectors(void)
 	EXPECT(strstr(nvme_out_line("interrupts: "), "intx, 1 vector; ") ==
 	       nvme_out_line("interrupts: "));
 	check_note("INTx: %s", nvme_out_line("rate: "));
+	/* two queues at depth sharing the line, unmasked after each wakeup */
+	nvme_driver_ok("--workload verify --depth 8 --queues 2 --seed 0");
+	EXPECT(strstr(nvme_out_line("interrupts: "), "I/O 2 queues on vector 0") != NULL);
+	EXPECT_STREQ(nvme_out_line("verify: "),
+		     "256 x 4096 bytes written and read back, 0 mismatches");
 	nvme_unbind();
 }
 
