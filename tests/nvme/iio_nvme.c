@@ -395,6 +395,8 @@ static void get_dma_buffer(size_t need)
 		die(EXIT_SETUP, "dma%d is not page-aligned on the bus", dev.dma.k);
 }
 
+static void unmask_intx(struct vector *v);
+
 /* ---- interrupts: which vectors, which event nodes ---- */
 static struct vector *open_vector(int nr)
 {
@@ -440,6 +442,14 @@ static const char *setup_interrupts(bool poll_io, bool vectors_needed)
 	dev.intx = !strcmp(mode, "intx");
 
 	dev.admin.vec = open_vector(0);
+	/*
+	 * INTx: a previous user may have left the line masked (an interrupt
+	 * that came after its last wait); unmask it.  If it is still
+	 * asserted, the event this raises is taken as one without a new
+	 * entry.
+	 */
+	if (dev.intx)
+		unmask_intx(dev.admin.vec);
 	if (!strcmp(mode, "msix") && vectors >= 2 && vectors_needed &&
 	    !poll_io && dev.nq + 1 > vectors)
 		die(EXIT_USAGE, "%u queues with interrupts need %u MSI-X vectors; "
