@@ -24,8 +24,10 @@ CC := gcc
 GUEST_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -static
 
 TEST_SRCS := $(wildcard tests/test_*.c)
-TEST_LIB := tests/lib/check.c tests/lib/iio_test.c tests/lib/nvme_test.c
-TEST_HDRS := tests/lib/check.h tests/lib/iio_test.h tests/lib/nvme_test.h kmod/iio_uapi.h
+TEST_LIB := tests/lib/check.c tests/lib/iio_test.c tests/lib/nvme_test.c \
+	tests/nvme/iio_udrv.c
+TEST_HDRS := tests/lib/check.h tests/lib/iio_test.h tests/lib/nvme_test.h kmod/iio_uapi.h \
+	tests/nvme/iio_udrv.h
 TEST_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 # programs the tests run (tests/helpers/, /tests/helpers/ in the guest)
 HELPER_SRCS := $(wildcard tests/helpers/*.c)

@@ -3,7 +3,8 @@
 # sh; bench/run puts it at /bench/guest.sh and the programs in /bench/bin)
 #
 # usage: /bench/guest.sh [SECTION...]    sections: irq rate dump script nvme
-#                                        (default: all, in that order),
+#                                        nvme_kernel (default: all, in that
+#                                        order),
 #                                        nvme_iommu (a guest booted with
 #                                        qemu/run --iommu intel only)
 #
@@ -11,7 +12,7 @@
 # them into the table), "#" lines as notes.  Sizes come from the
 # environment, set by bench/run through the guest's /bench/env:
 # ROUNDS, RUNS (interrupt round trip), RATE_SECS, RATE_FREQS, DUMP_SIZE,
-# HEXDUMP_LEN, POKES, POKE_PROCS, NVME_READS.
+# HEXDUMP_LEN, POKES, POKE_PROCS, NVME_READS, NVME_SECS.
 echo "R boot_uptime $(cut -d' ' -f1 /proc/uptime)"
 [ -f /bench/env ] && . /bench/env
 B=/bench/bin
@@ -25,12 +26,13 @@ HEXDUMP_LEN=${HEXDUMP_LEN:-2097152}
 POKES=${POKES:-10000}
 POKE_PROCS=${POKE_PROCS:-10000}
 NVME_READS=${NVME_READS:-20000}
+NVME_SECS=${NVME_SECS:-3}
 NVME_PCI=0000:00:1a.0
 MOD=/lib/modules/iio
 UIO_PCI=0000:00:12.0
 GEN_PCI=0000:00:13.0
 GEN_DRV=/sys/bus/pci/drivers/iio_pci_generic
-sections=${*:-irq rate dump script nvme}
+sections=${*:-irq rate dump script nvme nvme_kernel}
 failed=0
 
 note() { echo "# $*"; }
@@ -223,6 +225,74 @@ sec_nvme() {
 		echo "R nvme_poll $(iio_nvme_rate --poll)"
 	done
 	nvme_teardown
+}
+
+# ---- 7. iio_nvme against the kernel's nvme driver, same controller ---------
+# perf_figures: "IOPS P50_US P99_US" from a perf run's rate and latency
+# lines (iio_nvme --workload, nvme_kernel)
+perf_figures() {
+	sed -n 's/^rate: \([0-9]*\) IOPS.*/\1/p; s/^latency: p50 \([0-9.]*\) us, p99 \([0-9.]*\) us.*/\1 \2/p' |
+		tr '\n' ' '
+}
+
+# 4 KiB random reads at depth 1 and 32, 1 and 4 queues, interrupts and
+# polling: iio_nvme --workload randread first, then the kernel's nvme.ko
+# (poll_queues=1) bound to the same controller, driven by nvme_kernel
+# (io_uring, O_DIRECT on /dev/nvme0n1; IOPOLL rings for polling).  The
+# kernel makes one interrupt-driven I/O queue per CPU (QEMU_SMP=1: one)
+# and poll_queues polled ones, so its "4 queues" are 4 rings (threads)
+# sharing them.
+sec_nvme_kernel() {
+	[ -f /lib/modules/nvme/order ] ||
+		{ fail "nvme_kernel: no /lib/modules/nvme (qemu/mkinitramfs)"; return; }
+	[ -e /sys/bus/pci/devices/$NVME_PCI ] || { fail "no nvme at $NVME_PCI"; return; }
+	rmmod iio_pci_generic 2>/dev/null
+	insmod $MOD/iio_pci_generic.ko vectors=5 || { fail "iio_pci_generic vectors=5"; return; }
+	note "nvme_kernel: 4 KiB random reads for ${NVME_SECS} s each: iio_nvme --workload randread, then nvme.ko poll_queues=1 with io_uring O_DIRECT (nvme_kernel)"
+	for mode in irq poll; do
+		p=
+		[ $mode = irq ] || p=--poll
+		for qd in 1 32; do for nq in 1 4; do
+			echo "R nvmek_ours $mode $qd $nq $(iio_nvme $p --workload randread \
+				--depth $qd --queues $nq --time $NVME_SECS $NVME_PCI | perf_figures)"
+		done; done
+	done
+	nvme_teardown
+	for ko in $(cat /lib/modules/nvme/order); do
+		case $ko in
+		nvme.ko) insmod /lib/modules/nvme/$ko poll_queues=1 ;;
+		# a lost completion costs 2 s, not 30 (see the stall check below)
+		nvme-core.ko) insmod /lib/modules/nvme/$ko io_timeout=2 ;;
+		*) insmod /lib/modules/nvme/$ko ;;
+		esac || { fail "insmod $ko"; return; }
+	done
+	# qemu/init leaves the controller to no driver (driver_override none)
+	echo nvme > /sys/bus/pci/devices/$NVME_PCI/driver_override
+	echo $NVME_PCI > /sys/bus/pci/drivers/nvme/bind 2>/dev/null
+	i=0
+	while [ ! -b /dev/nvme0n1 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	[ -b /dev/nvme0n1 ] || { fail "nvme.ko made no /dev/nvme0n1"; return; }
+	note "nvme_kernel: nvme.ko queues: $(ls /sys/block/nvme0n1/mq | wc -l) blk-mq hardware queues ($(cat /sys/block/nvme0n1/queue/io_poll 2>/dev/null) io_poll)"
+	for mode in irq poll; do
+		p=
+		[ $mode = irq ] || p=poll
+		for qd in 1 32; do for nq in 1 4; do
+			stalls=$(dmesg | grep -c 'timeout, aborting')
+			figures=$(nvme_kernel /dev/nvme0n1 $qd $nq $NVME_SECS $p | perf_figures)
+			# a completion the kernel's driver never saw (I/O timeout,
+			# abort, controller reset) makes the run meaningless: no row
+			if [ "$(dmesg | grep -c 'timeout, aborting')" != "$stalls" ]; then
+				note "nvme_kernel: $mode QD$qd $nq rings: nvme.ko timed out a command (kernel log), row left out"
+				continue
+			fi
+			echo "R nvmek_kernel $mode $qd $nq $figures"
+		done; done
+	done
+	echo $NVME_PCI > /sys/bus/pci/drivers/nvme/unbind
+	echo none > /sys/bus/pci/devices/$NVME_PCI/driver_override
+	for ko in nvme nvme_core t10_pi crc64_rocksoft crc64_rocksoft_generic crc64 crc_t10dif crct10dif_generic crct10dif_common; do
+		rmmod $ko 2>/dev/null
+	done
 }
 
 # The same interrupt-driven reads with the controller's DMA translated by

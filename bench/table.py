@@ -183,6 +183,28 @@ if nirq and niommu:
          min(m[0] for m in niommu), max(m[0] for m in niommu),
          min(m[0] for m in nirq), max(m[0] for m in nirq)))
 
+# 7. iio_nvme against the kernel's nvme driver: 4 KiB random reads
+ours = {tuple(m[:3]): list(map(float, m[3:])) for m in multi.get("nvmek_ours", []) if len(m) == 6}
+kern = {tuple(m[:3]): list(map(float, m[3:])) for m in multi.get("nvmek_kernel", []) if len(m) == 6}
+goals = {("poll", "1"): 1.5, ("poll", "32"): 1.0, ("irq", "32"): 0.8}
+for mode in ("irq", "poll"):
+    for qd in ("1", "32"):
+        for nq in ("1", "4"):
+            k = (mode, qd, nq)
+            if k not in ours or k not in kern or not kern[k][0]:
+                continue
+            o, c = ours[k], kern[k]
+            ratio = o[0] / c[0]
+            goal = goals.get((mode, qd))
+            row("7 nvme vs kernel",
+                "4 KiB random reads/s, QD%s, %s queue%s, %s" %
+                (qd, nq, "" if nq == "1" else "s",
+                 "interrupt" if mode == "irq" else "polled"),
+                "%.0f" % o[0], "%.0f" % c[0], "%.2f" % ratio,
+                "≥ %.2f" % goal if goal else "(report)",
+                verdict(ratio >= goal) if goal else "",
+                "p99 %.1f µs vs %.1f µs; p50 %.1f µs vs %.1f µs" % (o[2], c[2], o[1], c[1]))
+
 # 5. the suite
 if "host_boot_first_line" in R:
     boot = float(R["host_boot_first_line"][0])

@@ -8,7 +8,8 @@
  * to the physical address of a canary page is blocked and reported by the
  * IOMMU (the fault announced to qemu/log-check, which accepts that one
  * only), and the user-space NVMe driver works with MSI-X completions,
- * all without iio.enable_unsafe_noiommu_mode (iio(4)).
+ * at depth on three queues, polled, and with PRP lists of 128 KiB
+ * commands, its queues, lists and data all behind the IOMMU, all without iio.enable_unsafe_noiommu_mode (iio(4)).
  * Without the IOMMU the same write does overwrite the canary (test_dma's
  * edu_overwrites_any_page_without_iommu).
  *
@@ -204,11 +205,37 @@ static void shared_group_refused(void)
 	EXPECT_EQ(read_num("/proc/sys/kernel/tainted") & (1 << 6), 0);
 }
 
+/*
+ * iio_nvme at depth: a verify of the whole namespace at depth 32 on three
+ * queues (interrupts), a polled random-read run at depth 32 on three
+ * queues, and 128 KiB commands (PRP lists) writing the test image back,
+ * which single reads then find; no IOMMU fault (qemu/log-check).
+ */
+static void nvme_at_depth(void)
+{
+	nvme_bind();
+	nvme_driver_ok("--workload verify --depth 32 --queues 3 --seed 3");
+	EXPECT_STREQ(nvme_out_line("verify: "),
+		     "256 x 4096 bytes written and read back, 0 mismatches");
+	check_note("verify: %s", nvme_out_line("rate: "));
+	nvme_driver_ok("--poll --workload randread --depth 32 --queues 3 --time 1");
+	EXPECT(strstr(nvme_out_line("ios: "), ", failed 0") != NULL);
+	check_note("polled randread: %s", nvme_out_line("rate: "));
+	nvme_driver_ok("--workload verify --depth 4 --queues 2 --size 131072 --seed 0");
+	EXPECT_STREQ(nvme_out_line("verify: "),
+		     "8 x 131072 bytes written and read back, 0 mismatches");
+	nvme_driver_ok("--reads 256 --check");
+	EXPECT_STREQ(nvme_out_line("reads: "), "256 x 4096 bytes, 0 mismatches");
+	EXPECT_EQ(kmsg_count("Request device [00:1a.0]"), 0);
+	nvme_unbind();
+}
+
 static const struct check_case cases[] = {
 	CASE(every_device_translated),
 	CASE(shared_group_refused),
 	CASE(edu_copies_through_iommu),
 	CASE(canary_out_of_reach),
 	CASE_T(nvme_driver_works, 120),
+	CASE_T(nvme_at_depth, 120),
 };
 CHECK_MAIN(cases)

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "lib/iio_test.h"
+#include "lib/nvme_test.h"
 
 #define EDU0_PCI	"0000:00:10.0"
 #define EDU1_PCI	"0000:00:11.0"
@@ -125,6 +126,25 @@ static void dma_request_refused(void)
 }
 
 /*
+ * The user-space NVMe driver refused its buffer: exit 3 (setup), one line
+ * naming the opt-in (tests/nvme/iio_udrv.c's message for EPERM).
+ */
+static void nvme_driver_names_opt_in(void)
+{
+	char want[256];
+	int nr = nvme_bind();
+
+	EXPECT_EQ(nvme_driver("", NVME_PCI), EXIT_SETUP);
+	snprintf(want, sizeof(want), "iio_nvme: dma_request of iio%d: no IOMMU "
+		 "translates its DMA; boot with an IOMMU or opt in with "
+		 OPT_IN " (unsafe, see iio(4))", nr);
+	EXPECT_STREQ(nvme_driver_err(), want);
+	EXPECT_EQ(shell("[ $(wc -l < " NVME_ERR ") = 1 ]"), 0);
+	nvme_unbind();
+	EXPECT_EQ(tainted() & TAINT_USER, 0);
+}
+
+/*
  * The opt-in at run time: two buffers by dma_request and iio_edu's own
  * after a rebind, the kernel tainted, one warning for all of them; off
  * again, new requests are refused and the buffers made stay.
@@ -165,6 +185,7 @@ static const struct check_case cases[] = {
 	CASE(booted_without_opt_in),
 	CASE(edu_registers_without_dma),
 	CASE(dma_request_refused),
+	CASE_T(nvme_driver_names_opt_in, 60),
 	CASE(opt_in_taints_once),
 };
 CHECK_MAIN(cases)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "../nvme/iio_udrv.h"
 #include "iio_test.h"
 #include "nvme_test.h"
 
@@ -27,16 +28,20 @@ static void nvme_generic_with_vectors(void)
 	}
 }
 
-/* bind the controller as a user would; the iio device of BAR0 */
+/* bind the controller as a user would (iio_udrv.h); the iio device of BAR0 */
 int nvme_bind(void)
 {
+	int nr;
+
 	if (path_exists(NVME_DRV "/" NVME_PCI))	/* left by a failed case */
 		write_text(NVME_DRV "/unbind", NVME_PCI);
 	nvme_generic_with_vectors();
-	EXPECT_EQ(write_text("/sys/bus/pci/devices/" NVME_PCI "/driver_override",
-			     "iio_pci_generic"), 0);
-	EXPECT_EQ(write_text(NVME_DRV "/bind", NVME_PCI), 0);
-	return iio_must_find(NVME_PCI " bar0", 0);
+	if (iio_udrv_bind(NVME_PCI))
+		FAIL("%s", iio_udrv_error());
+	nr = iio_udrv_find_bar(NVME_PCI, 0);
+	if (nr < 0)
+		FAIL("%s", iio_udrv_error());
+	return nr;
 }
 
 /* unbind and leave it to no driver, as qemu/init does */
@@ -114,12 +119,13 @@ void nvme_parse_commands(unsigned long *admin, unsigned long *io)
  */
 void nvme_open_vectors(int nr, int fds[NVME_VECTORS])
 {
-	char suffix[16];
 	int k;
 
 	for (k = 0; k < NVME_VECTORS; k++) {
-		snprintf(suffix, sizeof(suffix), k ? "_event%d" : "_event", k);
-		fds[k] = MUST(open(iio_node(nr, suffix), O_RDONLY | O_NONBLOCK));
+		fds[k] = iio_udrv_event_open(nr, k, NULL, 0);
+		if (fds[k] < 0)
+			FAIL("%s", iio_udrv_error());
+		MUST(fcntl(fds[k], F_SETFL, O_NONBLOCK));
 	}
 }
 

@@ -15,7 +15,11 @@
 #define NVME_ERR	"/tmp/nvme.err"		/* and stderr */
 
 /* iio_nvme's exit statuses (tests/nvme/README.md) */
+#define EXIT_USAGE	2
 #define EXIT_SETUP	3
+#define EXIT_CONTROLLER	4
+#define EXIT_COMMAND	5
+#define EXIT_TIMEOUT	6
 #define EXIT_GONE	7
 
 /*

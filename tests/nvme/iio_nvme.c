@@ -2,32 +2,34 @@
 /*
  * iio_nvme.c - a user-space NVMe driver on iio_pci_generic(4)
  *
- * An example to copy: everything an NVMe driver does, from user space, with
- * nothing but iio_pci_generic in the kernel.
+ * An example to copy: an NVMe driver with several I/O queue pairs, deep
+ * queues, PRP lists, several commands per doorbell write and completions
+ * by interrupt or by polling, from user space, with nothing but
+ * iio_pci_generic in the kernel (the sysfs and node plumbing is
+ * tests/nvme/iio_udrv.c).
  *
- *   1. bind the PCI function to iio_pci_generic (driver_override + bind)
- *   2. map BAR0, the controller's registers and doorbells (/dev/iioN)
- *   3. ask for one DMA buffer (/sys/class/iio/iioN/dma_request) and carve
- *      it into 4 KiB pages: the queues, the Identify page, data pages
+ *   1. bind the PCI function to iio_pci_generic, find BAR0's iio device
+ *   2. map BAR0, the controller's registers and doorbells
+ *   3. one DMA buffer, carved into the queues, PRP lists and data
  *   4. reset the controller, give it the admin queues, enable it
- *   5. Identify Controller (model, serial) and Identify Namespace (size)
- *   6. create one I/O queue pair whose completions raise MSI-X vector 1
- *   7. optionally write a block, read it back and restore it
- *   8. read 4 KiB blocks, timing each command, checking the data
- *   9. shut the controller down
+ *   5. Identify Controller (model, serial, MDTS) and Namespace 1 (size)
+ *   6. create N I/O queue pairs, queue i's completions on MSI-X vector i
+ *   7. the work: the single-command tests (--write, --reads) or a perf
+ *      run in the manner of spdk_nvme_perf (--workload)
+ *   8. shut the controller down
  *
- * Completions are taken by blocking on the vector's event node
- * (/dev/iioN_event for vector 0, /dev/iioN_event1 for vector 1), or, with
- * --poll, by spinning on the completion queue's phase bit (the I/O
- * completion queue is then created without an interrupt).
+ * One thread drives every queue: it fills each SQ up to the depth, rings
+ * each SQ doorbell once for all the commands it wrote, then takes
+ * completions, by spinning on the CQs' phase bits (--poll) or by blocking
+ * in poll(2) on the vectors' event nodes; every completion it takes frees
+ * a command slot, which is filled again at once, and one doorbell write
+ * per queue and pass hands the controller all of them.
  *
- * usage: iio_nvme [--poll] [--reads N] [--check] [--write LBA]
- *                 [--save FILE] [--timeout MS] PCI_ADDR
- *
- * Every failure is one line "iio_nvme: ..." on stderr and one of the exit
- * statuses below; the program never waits longer than --timeout for the
- * controller.  SIGINT, SIGTERM and SIGHUP disable the controller and exit
- * 128 + the signal.  See tests/nvme/README.md.
+ * usage: see usage() and tests/nvme/README.md.  Every failure is one line
+ * "iio_nvme: ..." on stderr and one of the exit statuses below; the
+ * program never waits longer than --timeout for a completion or CAP.TO for
+ * the controller.  SIGINT, SIGTERM and SIGHUP disable the controller and
+ * exit 128 + the signal.
  *
  * NVMe in one paragraph (NVM Express Base Specification 1.4, sections 3
  * and 4): the host puts 64-byte commands into a submission queue (SQ) in
@@ -38,15 +40,14 @@
  * recognises new entries without reading any register; it then raises the
  * CQ's interrupt vector.  The host consumes entries and writes the new head
  * index to the CQ's doorbell.  Queue 0 is the admin queue pair, set up
- * through registers; I/O queues are created with admin commands.
+ * through registers; I/O queues are created with admin commands.  Data
+ * is described by PRPs: PRP1 the first page, PRP2 the second page or, for
+ * more than two, the bus address of a list of the others.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <limits.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -54,10 +55,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "iio_udrv.h"
 
 /* Exit statuses (also in tests/nvme/README.md) */
 enum {
@@ -106,6 +107,7 @@ enum {
 #define ADM_SET_FEATURES 0x09
 #define NVM_WRITE	0x01
 #define NVM_READ	0x02
+#define NVM_BAD_OPCODE	0x7f	/* no NVM command (--inject opcode) */
 
 #define CNS_NAMESPACE	0x00
 #define CNS_CONTROLLER	0x01
@@ -137,23 +139,18 @@ struct cqe {
 _Static_assert(sizeof(struct sqe) == 64, "SQ entry");
 _Static_assert(sizeof(struct cqe) == 16, "CQ entry");
 
-#define STATUS_SC(s)	(((s) >> 1) & 0xff)	/* status code */
-#define STATUS_SCT(s)	(((s) >> 9) & 0x7)	/* status code type */
-#define STATUS_DNR(s)	(((s) >> 15) & 1)	/* do not retry */
+#define STATUS_SC(s)	((unsigned int)((s) >> 1) & 0xff)	/* status code */
+#define STATUS_SCT(s)	((unsigned int)((s) >> 9) & 0x7)	/* status code type */
+#define STATUS_DNR(s)	((unsigned int)((s) >> 15) & 1)	/* do not retry */
 
-/* ---- the DMA buffer, in 4 KiB pages ---- */
+/* ---- sizes ---- */
 #define PAGE		4096u
-#define QDEPTH		64		/* entries of every queue */
-#define PG_ASQ		0		/* admin SQ: 64 x 64 bytes */
-#define PG_ACQ		1		/* admin CQ: 64 x 16 bytes */
-#define PG_IOSQ		2
-#define PG_IOCQ		3
-#define PG_IDENT	4		/* Identify data */
-#define PG_DATA		5		/* data pages, DATA_PAGES of them */
-#define DATA_PAGES	3		/* the read, the write, the original */
-#define DMA_BYTES	((PG_DATA + DATA_PAGES) * PAGE)
-#define IO_BYTES	4096u		/* what one read transfers */
-#define LAT_SAMPLES	(1ul << 20)	/* latencies kept for the statistics */
+#define ADMIN_ENTRIES	64		/* admin SQ and CQ */
+#define MAX_QUEUES	8		/* I/O queue pairs at most */
+#define MAX_IO_BYTES	(128u * 1024)	/* one command's transfer at most */
+#define SCRATCH_PAGES	3		/* --write/--reads: read, write, original */
+#define DMA_LIMIT	(4u << 20)	/* iio(4): a buffer is 4 MiB at most */
+#define CSTS_CHECK_NS	10000000ull	/* fatal status and ages every 10 ms */
 
 /* ---- the test image (tests/nvme/mkimage): 8-byte words ---- */
 static uint64_t image_word(uint64_t byte_offset)
@@ -161,6 +158,12 @@ static uint64_t image_word(uint64_t byte_offset)
 	uint64_t block = byte_offset / 512, word = byte_offset % 512 / 8;
 
 	return 0x654d564e00000000ull | (block << 8 | word);	/* "NVMe" */
+}
+
+/* the word --workload verify writes at @byte_offset: seed 0 the image */
+static uint64_t pattern_word(uint64_t seed, uint64_t byte_offset)
+{
+	return image_word(byte_offset) ^ (seed * 0x9e3779b97f4a7c15ull);
 }
 
 /* ---- state ---- */
@@ -171,33 +174,55 @@ struct vector {
 	unsigned long wakeups;	/* reads of the node that returned */
 };
 
+/* one command in flight: its identifier is its index in the queue */
+struct slot {
+	bool busy;
+	uint8_t opcode;
+	bool injected;		/* an --inject command: its error is expected */
+	uint64_t lba;
+	uint64_t t0;		/* submitted at (ns) */
+	size_t data;		/* offset of its data in the DMA buffer */
+	size_t prp_list;	/* offset of its PRP list page (0: none) */
+};
+
 struct queue {
 	const char *name;	/* "admin", "I/O" */
 	uint16_t id;
+	uint16_t entries;	/* of the SQ and of the CQ */
 	struct sqe *sq;
 	volatile struct cqe *cq;
+	uint64_t sq_bus, cq_bus;
 	uint16_t sq_tail, cq_head;
 	uint16_t phase;		/* the phase bit a new entry carries */
-	uint16_t next_cid;
+	uint16_t unrung;	/* entries written since the last doorbell */
 	volatile uint32_t *sq_db, *cq_db;
 	struct vector *vec;	/* NULL: poll this queue */
-	unsigned long commands;
+	struct slot *slots;
+	unsigned int nslots, inflight;
+	unsigned long commands, doorbells, completions, errors;
 };
 
 static struct {
 	const char *pci;
 	int nr;				/* iio device of BAR0 */
+	struct iio_udrv_map bar_map;
 	volatile uint32_t *bar;		/* BAR0 mapping */
-	size_t bar_len;
-	uint8_t *dma;			/* the DMA buffer mapping */
-	uint64_t dma_bus;		/* its bus address */
+	struct iio_udrv_dma dma;	/* the DMA buffer */
+	size_t dma_used;		/* carved so far */
 	uint64_t cap;
-	bool intx;			/* unmask INTx after each completion */
-	struct vector vec[2];
-	struct queue admin, io;
+	bool intx;			/* unmask INTx after each wakeup */
+	struct vector vec[IIO_UDRV_VECTORS_MAX];
+	unsigned int vectors;		/* opened */
+	struct queue admin, io[MAX_QUEUES + 1];	/* io[nq]: --inject fatal */
+	unsigned int nq;
+	size_t ident, scratch;		/* offsets of the Identify, scratch pages */
 	unsigned int timeout_ms;
 	bool enabled;			/* CC.EN set by us: disable on exit */
 } dev = { .nr = -1, .timeout_ms = 5000 };
+
+static uint64_t ns_blocks;
+static uint32_t block_size;
+static uint32_t mdts_bytes;		/* 0: no limit */
 
 /* ---- errors ---- */
 __attribute__((noreturn, format(printf, 2, 3)))
@@ -215,6 +240,15 @@ static void die(int status, const char *fmt, ...)
 	if (dev.enabled && status != EXIT_GONE)
 		dev.bar[REG_CC / 4] = 0;
 	exit(status);
+}
+
+/* a failed iio_udrv call: its message, exit 7 for EIO (device gone) */
+__attribute__((noreturn))
+static void die_user(int err)
+{
+	if (err == -EIO)
+		die(EXIT_GONE, "device gone: %s", iio_udrv_error());
+	die(EXIT_SETUP, "%s", iio_udrv_error());
 }
 
 /* touching a mapping after unbind raises SIGBUS: that is "gone" too */
@@ -249,114 +283,7 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
 }
 
-/* ---- sysfs ---- */
-/* open the sysfs file named by @fmt and @ap with @flags */
-static int sysfs_vopen(int flags, const char *fmt, va_list ap)
-{
-	char path[PATH_MAX];
-
-	vsnprintf(path, sizeof(path), fmt, ap);
-	return open(path, flags);
-}
-
-/* the text of a sysfs file, trailing newline cut; NULL (errno) if absent */
-static char *sysfs_read(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	ssize_t n;
-	int fd;
-
-	va_start(ap, fmt);
-	fd = sysfs_vopen(O_RDONLY, fmt, ap);
-	va_end(ap);
-	if (fd < 0)
-		return NULL;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return NULL;
-	buf[n] = 0;
-	buf[strcspn(buf, "\n")] = 0;
-	return buf;
-}
-
-static int sysfs_write(const char *text, const char *fmt, ...)
-{
-	va_list ap;
-	int fd, err = 0;
-
-	va_start(ap, fmt);
-	fd = sysfs_vopen(O_WRONLY, fmt, ap);
-	va_end(ap);
-	if (fd < 0)
-		return errno;
-	if (write(fd, text, strlen(text)) < 0)
-		err = errno;
-	close(fd);
-	return err;
-}
-
-/* ---- 1. binding ---- */
-static void bind_device(void)
-{
-	char buf[256], link[PATH_MAX], target[PATH_MAX];
-	ssize_t n;
-	int err;
-
-	if (!sysfs_read(buf, sizeof(buf), "/sys/bus/pci/devices/%s/class",
-			dev.pci))
-		die(EXIT_SETUP, "no PCI device %s", dev.pci);
-	/* 01 08 02: mass storage, non-volatile memory, NVM Express */
-	if (strcmp(buf, "0x010802"))
-		die(EXIT_SETUP, "%s is not an NVMe controller (class %s)",
-		    dev.pci, buf);
-
-	snprintf(link, sizeof(link), "/sys/bus/pci/devices/%s/driver", dev.pci);
-	n = readlink(link, target, sizeof(target) - 1);
-	if (n >= 0) {
-		target[n] = 0;
-		if (strcmp(strrchr(target, '/') + 1, "iio_pci_generic"))
-			die(EXIT_SETUP, "%s is bound to %s; unbind it first "
-			    "(see iio_pci_generic(4))", dev.pci,
-			    strrchr(target, '/') + 1);
-		return;		/* already ours */
-	}
-	if (access("/sys/bus/pci/drivers/iio_pci_generic", F_OK))
-		die(EXIT_SETUP, "iio_pci_generic is not loaded");
-	err = sysfs_write("iio_pci_generic",
-			  "/sys/bus/pci/devices/%s/driver_override", dev.pci);
-	if (!err)
-		err = sysfs_write(dev.pci, "/sys/bus/pci/drivers/iio_pci_generic/bind");
-	if (err)
-		die(EXIT_SETUP, "binding %s to iio_pci_generic: %s", dev.pci,
-		    strerror(err));
-}
-
-/* the iio device of BAR0: /sys/bus/pci/devices/ADDR/iio/iioN, "ADDR bar0" */
-static int find_bar0(void)
-{
-	char path[PATH_MAX], want[64], name[64];
-	struct dirent *de;
-	int nr = -1;
-	DIR *dir;
-
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/iio", dev.pci);
-	snprintf(want, sizeof(want), "%s bar0", dev.pci);
-	dir = opendir(path);
-	if (!dir)
-		die(EXIT_SETUP, "%s: %s", path, strerror(errno));
-	while ((de = readdir(dir)))
-		if (!strncmp(de->d_name, "iio", 3) &&
-		    sysfs_read(name, sizeof(name), "%s/%s/name", path, de->d_name) &&
-		    !strcmp(name, want))
-			nr = atoi(de->d_name + 3);
-	closedir(dir);
-	if (nr < 0)
-		die(EXIT_SETUP, "no iio device \"%s\"", want);
-	return nr;
-}
-
-/* ---- 2. BAR0 ---- */
+/* ---- BAR0 ---- */
 static uint32_t reg32(uint32_t off)
 {
 	return dev.bar[off / 4];
@@ -374,173 +301,185 @@ static void set_reg64(uint32_t off, uint64_t v)
 	dev.bar[off / 4 + 1] = (uint32_t)(v >> 32);
 }
 
-static void map_bar0(void)
+/* the registers and the doorbells of queues 0 .. @queues - 1 */
+static void map_bar0(unsigned int queues)
 {
-	char buf[64], node[32];
-	size_t size, need;
-	void *p;
-	int fd;
+	struct iio_udrv_map all;
+	size_t need;
+	int err;
 
-	snprintf(node, sizeof(node), "/dev/iio%d", dev.nr);
-	fd = open(node, O_RDWR);
-	if (fd < 0)
-		die(EXIT_SETUP, "%s: %s", node, strerror(errno));
-	if (!sysfs_read(buf, sizeof(buf), "/sys/class/iio/iio%d/size", dev.nr))
-		die(EXIT_SETUP, "iio%d/size: %s", dev.nr, strerror(errno));
-	size = strtoul(buf, NULL, 0);
-	/* CAP first, by pread (one 8-byte read): the doorbell stride says
-	 * how much of the BAR to map */
-	if (pread(fd, &dev.cap, 8, REG_CAP) != 8)
-		die(errno == EIO ? EXIT_GONE : EXIT_SETUP, "reading CAP: %s",
-		    strerror(errno));
+	/* CAP first, from a mapping of one page: the stride says how much
+	 * of the BAR the doorbells need */
+	err = iio_udrv_map(dev.nr, PAGE, &all);
+	if (err)
+		die_user(err);
+	dev.cap = ((volatile uint64_t *)all.p)[0];
+	iio_udrv_unmap(&all);
 	if (dev.cap == ~0ull)
 		die(EXIT_CONTROLLER, "CAP reads all ones: the device does not answer");
-	/* doorbells of queues 0 and 1: four registers */
-	need = REG_DOORBELL + 4 * (4u << CAP_DSTRD(dev.cap));
-	need = (need + PAGE - 1) / PAGE * PAGE;
-	if (need > size)
-		die(EXIT_CONTROLLER, "BAR0 of %zu bytes has no room for the doorbells", size);
-	p = mmap(NULL, need, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (p == MAP_FAILED)
-		die(EXIT_SETUP, "mmap %s: %s", node, strerror(errno));
-	close(fd);	/* the mapping keeps the device */
-	dev.bar = p;
-	dev.bar_len = need;
+	need = REG_DOORBELL + 2 * queues * (4u << CAP_DSTRD(dev.cap));
+	err = iio_udrv_map(dev.nr, need, &dev.bar_map);
+	if (err == -EINVAL)
+		die(EXIT_CONTROLLER, "BAR0 has no room for the doorbells of %u "
+		    "queues: %s", queues, iio_udrv_error());
+	if (err)
+		die_user(err);
+	dev.bar = dev.bar_map.p;
 }
 
-/* ---- 3. the DMA buffer ---- */
-static bool dma_exists(int k)
+/* ---- the DMA buffer ---- */
+static void *dma_cpu(size_t off)
 {
-	char path[PATH_MAX];
+	return (uint8_t *)dev.dma.cpu + off;
+}
 
-	snprintf(path, sizeof(path), "/sys/class/iio/iio%d/dma%d", dev.nr, k);
-	return access(path, F_OK) == 0;
+static uint64_t dma_bus(size_t off)
+{
+	return dev.dma.bus + off;
+}
+
+/* @bytes of the buffer, page-aligned: its offset */
+static size_t carve(size_t bytes)
+{
+	size_t off = dev.dma_used;
+
+	dev.dma_used += (bytes + PAGE - 1) / PAGE * PAGE;
+	if (dev.dma_used > dev.dma.size)
+		die(EXIT_SETUP, "internal: the DMA buffer is too small");
+	return off;
+}
+
+static size_t queue_bytes(unsigned int entries)
+{
+	return (entries * sizeof(struct sqe) + PAGE - 1) / PAGE * PAGE +
+	       (entries * sizeof(struct cqe) + PAGE - 1) / PAGE * PAGE;
 }
 
 /*
- * Buffers live until unbind, at most four per device: reuse one a previous
- * run made if it is large enough, else ask for one.  (One iio_nvme per
- * controller at a time.)
+ * The buffer bytes of one slot's data: whole pages, or for I/Os that
+ * divide a page, just their size (they then share pages and never cross
+ * one: PRP1 alone, with an offset, describes them).
  */
-static void get_dma_buffer(void)
+static size_t slot_bytes(unsigned int io_bytes)
 {
-	char buf[64], path[PATH_MAX], size[32];
-	bool had[4];
-	int k, use = -1, fd, err;
-	void *p;
-
-	for (k = 0; k < 4; k++) {
-		had[k] = dma_exists(k);
-		if (had[k] && use < 0 &&
-		    sysfs_read(buf, sizeof(buf), "/sys/class/iio/iio%d/dma%d/size",
-			       dev.nr, k) &&
-		    strtoull(buf, NULL, 0) >= DMA_BYTES)
-			use = k;
-	}
-	if (use < 0) {
-		snprintf(size, sizeof(size), "%u", DMA_BYTES);
-		snprintf(path, sizeof(path), "/sys/class/iio/iio%d/dma_request",
-			 dev.nr);
-		if (access(path, F_OK))
-			die(EXIT_SETUP, "%s is missing: this iio_pci_generic "
-			    "cannot add DMA buffers", path);
-		err = sysfs_write(size, "%s", path);
-		if (err)
-			die(EXIT_SETUP, "asking for a DMA buffer of %s bytes: %s",
-			    size, strerror(err));
-		for (k = 0; k < 4 && use < 0; k++)
-			if (!had[k] && dma_exists(k))
-				use = k;
-		if (use < 0)
-			die(EXIT_SETUP, "dma_request made no new dmaK");
-	}
-	if (!sysfs_read(buf, sizeof(buf), "/sys/class/iio/iio%d/dma%d/bus_addr",
-			dev.nr, use))
-		die(EXIT_SETUP, "dma%d/bus_addr: %s", use, strerror(errno));
-	dev.dma_bus = strtoull(buf, NULL, 0);
-	if (dev.dma_bus % PAGE)
-		die(EXIT_SETUP, "dma%d is not page-aligned on the bus", use);
-	snprintf(path, sizeof(path), "/sys/class/iio/iio%d/dma%d/buffer", dev.nr, use);
-	fd = open(path, O_RDWR);
-	if (fd < 0)
-		die(EXIT_SETUP, "%s: %s", path, strerror(errno));
-	p = mmap(NULL, DMA_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (p == MAP_FAILED)
-		die(EXIT_SETUP, "mmap %s: %s", path, strerror(errno));
-	close(fd);
-	dev.dma = p;
-	memset(dev.dma, 0, DMA_BYTES);
+	if (io_bytes < PAGE && PAGE % io_bytes == 0)
+		return io_bytes;
+	return (io_bytes + PAGE - 1) / PAGE * PAGE;
 }
 
-static void *page_cpu(unsigned int pg)
+/* the bytes one I/O queue pair with @depth slots of @io_bytes needs */
+static size_t io_queue_bytes(unsigned int depth, unsigned int io_bytes)
 {
-	return dev.dma + (size_t)pg * PAGE;
+	size_t data = (depth * slot_bytes(io_bytes) + PAGE - 1) / PAGE * PAGE;
+
+	return queue_bytes(depth + 1) + data +
+	       (io_bytes > 2 * PAGE ? depth * PAGE : 0);
 }
 
-static uint64_t page_bus(unsigned int pg)
+static void get_dma_buffer(size_t need)
 {
-	return dev.dma_bus + (uint64_t)pg * PAGE;
+	size_t want = 64 * 1024;
+	int err;
+
+	if (need > DMA_LIMIT)
+		die(EXIT_USAGE, "the queues and data need %zu bytes of DMA "
+		    "buffer, more than the 4 MiB of one (fewer queues, a "
+		    "smaller depth or size)", need);
+	/* powers of two, so that a later run finds a buffer to reuse */
+	while (want < need)
+		want *= 2;
+	err = iio_udrv_dma(dev.nr, want, &dev.dma);
+	if (err)
+		die_user(err);
+	if (dev.dma.bus % PAGE)
+		die(EXIT_SETUP, "dma%d is not page-aligned on the bus", dev.dma.k);
 }
+
+static void unmask_intx(struct vector *v);
 
 /* ---- interrupts: which vectors, which event nodes ---- */
-static void open_vector(struct vector *v, int nr)
+static struct vector *open_vector(int nr)
 {
+	struct vector *v = &dev.vec[nr];
+	int fd;
+
+	if (v->path[0])
+		return v;
 	v->nr = nr;
-	if (nr)
-		snprintf(v->path, sizeof(v->path), "/dev/iio%d_event%d", dev.nr, nr);
-	else
-		snprintf(v->path, sizeof(v->path), "/dev/iio%d_event", dev.nr);
 	/* open before the controller can interrupt: a file sees the events
 	 * after its open (iio(4)) */
-	v->fd = open(v->path, O_RDWR);
-	if (v->fd < 0)
-		die(EXIT_SETUP, "%s: %s", v->path, strerror(errno));
+	fd = iio_udrv_event_open(dev.nr, nr, v->path, sizeof(v->path));
+	if (fd < 0)
+		die_user(fd);
+	v->fd = fd;
+	if ((unsigned int)nr + 1 > dev.vectors)
+		dev.vectors = nr + 1;
+	return v;
 }
 
 /*
- * MSI-X with 2 or more vectors (iio_pci_generic vectors=N): admin on
- * vector 0, I/O on vector 1.  Otherwise (one MSI-X vector, or INTx) both on
- * vector 0; INTx is masked by the stub's handler and unmasked by us.
+ * MSI-X with V vectors (iio_pci_generic vectors=V): admin on vector 0, I/O
+ * queue i on vector i, so N queues need N + 1 vectors.  One MSI-X vector,
+ * MSI or INTx: everything on vector 0; INTx is masked by the stub's handler
+ * and unmasked by us.
  */
-static const char *setup_interrupts(bool poll_io)
+static const char *setup_interrupts(bool poll_io, bool vectors_needed)
 {
-	static char what[256];
-	char mode[32] = "intx", buf[32], io[96];
-	unsigned int vectors = 1;
+	static char what[512];
+	char mode[32] = "intx", buf[32], io[256];
+	unsigned int vectors = 1, i;
+	long long n;
 
 	/* irq_mode and vectors are absent on an older iio_pci_generic */
-	sysfs_read(mode, sizeof(mode), "/sys/bus/pci/devices/%s/irq_mode", dev.pci);
-	if (sysfs_read(buf, sizeof(buf), "/sys/class/iio/iio%d/vectors", dev.nr))
-		vectors = strtoul(buf, NULL, 0);
-	if (sysfs_read(buf, sizeof(buf), "/sys/class/iio/iio%d/irq", dev.nr) &&
-	    !strcmp(buf, "none"))
+	iio_udrv_pci_attr(dev.pci, "irq_mode", mode, sizeof(mode));
+	n = iio_udrv_attr_num(dev.nr, "vectors");
+	if (n > 0)
+		vectors = n;
+	if (!iio_udrv_attr(dev.nr, "irq", buf, sizeof(buf)) && !strcmp(buf, "none"))
 		strcpy(mode, "none");
 	if (!strcmp(mode, "none"))
 		die(EXIT_SETUP, "%s has no interrupt (irq_mode none)", dev.pci);
 	dev.intx = !strcmp(mode, "intx");
 
-	open_vector(&dev.vec[0], 0);
-	dev.admin.vec = &dev.vec[0];
-	if (poll_io) {
-		dev.io.vec = NULL;
-	} else if (!strcmp(mode, "msix") && vectors >= 2) {
-		open_vector(&dev.vec[1], 1);
-		dev.io.vec = &dev.vec[1];
-	} else {
-		dev.io.vec = &dev.vec[0];
+	dev.admin.vec = open_vector(0);
+	/*
+	 * INTx: a previous user may have left the line masked (an interrupt
+	 * that came after its last wait); unmask it.  If it is still
+	 * asserted, the event this raises is taken as one without a new
+	 * entry.
+	 */
+	if (dev.intx)
+		unmask_intx(dev.admin.vec);
+	if (!strcmp(mode, "msix") && vectors >= 2 && vectors_needed &&
+	    !poll_io && dev.nq + 1 > vectors)
+		die(EXIT_USAGE, "%u queues with interrupts need %u MSI-X vectors; "
+		    "%s has %u (iio_pci_generic vectors=)", dev.nq, dev.nq + 1,
+		    dev.pci, vectors);
+	for (i = 0; i < dev.nq; i++) {
+		if (poll_io)
+			dev.io[i].vec = NULL;
+		else if (!strcmp(mode, "msix") && vectors > i + 1)
+			dev.io[i].vec = open_vector(i + 1);
+		else
+			dev.io[i].vec = &dev.vec[0];
 	}
-	if (dev.io.vec)
-		snprintf(io, sizeof(io), "on vector %d (%s)", dev.io.vec->nr,
-			 dev.io.vec->path);
-	else
+	if (poll_io)
 		snprintf(io, sizeof(io), "polled");
+	else if (dev.nq == 1)
+		snprintf(io, sizeof(io), "on vector %d (%s)", dev.io[0].vec->nr,
+			 dev.io[0].vec->path);
+	else if (dev.io[1].vec == dev.io[0].vec)
+		snprintf(io, sizeof(io), "%u queues on vector 0", dev.nq);
+	else
+		snprintf(io, sizeof(io), "%u queues on vectors 1 to %u", dev.nq,
+			 dev.nq);
 	snprintf(what, sizeof(what), "%s, %u vector%s; admin on vector 0 (%s), "
 		 "I/O %s", mode, vectors, vectors == 1 ? "" : "s",
 		 dev.vec[0].path, io);
 	return what;
 }
 
-/* ---- 4. reset and enable ---- */
+/* ---- reset and enable ---- */
 /* wait until (CSTS & mask) == want, for CAP.TO; fatal status ends it */
 static void wait_csts(uint32_t mask, uint32_t want, const char *what)
 {
@@ -564,21 +503,29 @@ static void wait_csts(uint32_t mask, uint32_t want, const char *what)
 	}
 }
 
+/* queue @id's rings at @sq_off (@entries SQEs, then the CQEs) */
 static void init_queue(struct queue *q, const char *name, uint16_t id,
-		       unsigned int sq_pg, unsigned int cq_pg)
+		       unsigned int entries, size_t off, unsigned int nslots)
 {
 	unsigned int stride = 4u << CAP_DSTRD(dev.cap);
+	size_t sq_bytes = (entries * sizeof(struct sqe) + PAGE - 1) / PAGE * PAGE;
 
 	q->name = name;
 	q->id = id;
-	q->sq = page_cpu(sq_pg);
-	q->cq = page_cpu(cq_pg);
-	q->sq_tail = q->cq_head = 0;
+	q->entries = entries;
+	q->sq = dma_cpu(off);
+	q->cq = dma_cpu(off + sq_bytes);
+	q->sq_bus = dma_bus(off);
+	q->cq_bus = dma_bus(off + sq_bytes);
+	q->sq_tail = q->cq_head = q->unrung = 0;
 	q->phase = 1;		/* the controller's first pass writes 1 */
-	memset(q->sq, 0, PAGE);
-	memset((void *)q->cq, 0, PAGE);
+	memset(dma_cpu(off), 0, queue_bytes(entries));
 	q->sq_db = dev.bar + (REG_DOORBELL + (2 * id) * stride) / 4;
 	q->cq_db = dev.bar + (REG_DOORBELL + (2 * id + 1) * stride) / 4;
+	q->nslots = nslots;
+	q->slots = calloc(nslots, sizeof(*q->slots));
+	if (!q->slots)
+		die(EXIT_SETUP, "out of memory");
 }
 
 static void enable_controller(void)
@@ -591,7 +538,7 @@ static void enable_controller(void)
 	if (CAP_MPSMIN(cap) != 0)
 		die(EXIT_CONTROLLER, "no 4 KiB memory pages (CAP.MPSMIN %u)",
 		    CAP_MPSMIN(cap));
-	if (CAP_MQES(cap) + 1 < QDEPTH)
+	if (CAP_MQES(cap) + 1 < ADMIN_ENTRIES)
 		die(EXIT_CONTROLLER, "queues of %u entries at most",
 		    CAP_MQES(cap) + 1);
 
@@ -601,10 +548,11 @@ static void enable_controller(void)
 		wait_csts(CSTS_RDY, 0, "the reset (CSTS.RDY 0)");
 	}
 
-	init_queue(&dev.admin, "admin", 0, PG_ASQ, PG_ACQ);
-	set_reg32(REG_AQA, (QDEPTH - 1) << 16 | (QDEPTH - 1));	/* 0-based */
-	set_reg64(REG_ASQ, page_bus(PG_ASQ));
-	set_reg64(REG_ACQ, page_bus(PG_ACQ));
+	init_queue(&dev.admin, "admin", 0, ADMIN_ENTRIES,
+		   carve(queue_bytes(ADMIN_ENTRIES)), 1);
+	set_reg32(REG_AQA, (ADMIN_ENTRIES - 1) << 16 | (ADMIN_ENTRIES - 1));
+	set_reg64(REG_ASQ, dev.admin.sq_bus);
+	set_reg64(REG_ACQ, dev.admin.cq_bus);
 	set_reg32(REG_CC, CC_IOCQES | CC_IOSQES | CC_AMS_RR | CC_MPS_4K |
 		  CC_CSS_NVM | CC_EN);
 	dev.enabled = true;
@@ -612,161 +560,250 @@ static void enable_controller(void)
 }
 
 /* ---- commands and completions ---- */
-static void submit(struct queue *q, struct sqe *cmd)
+/* write @cmd into @q's SQ as slot @cid; the doorbell is rung later */
+static void submit(struct queue *q, struct sqe *cmd, uint16_t cid)
 {
-	cmd->cid = q->next_cid++;
+	cmd->cid = cid;
 	q->sq[q->sq_tail] = *cmd;
-	q->sq_tail = (q->sq_tail + 1) % QDEPTH;
-	/* the entry is in memory before the controller hears of it */
+	if (++q->sq_tail == q->entries)
+		q->sq_tail = 0;
+	q->unrung++;
+	q->commands++;
+	q->inflight++;
+}
+
+/* tell the controller of every entry written since the last time */
+static void ring(struct queue *q)
+{
+	if (!q->unrung)
+		return;
+	/* the entries are in memory before the controller hears of them */
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	*q->sq_db = q->sq_tail;
-	q->commands++;
+	q->unrung = 0;
+	q->doorbells++;
 }
 
-/* the entry at the CQ's head is new (has the current phase); tries for
- * @us microseconds */
-static bool cq_ready(struct queue *q, unsigned int us)
+/* the entry at @q's CQ head is new (has the current phase) */
+static bool cq_ready(const struct queue *q)
 {
-	uint64_t end = us ? now_ns() + us * 1000ull : 0;
-
-	do {
-		if ((q->cq[q->cq_head].status & 1) == q->phase)
-			return true;
-		__builtin_ia32_pause();
-	} while (us && now_ns() < end);
-	return false;
+	return (q->cq[q->cq_head].status & 1) == q->phase;
 }
 
-__attribute__((noreturn))
-static void completion_timeout(struct queue *q, const struct sqe *cmd,
-			       unsigned long wakeups)
-{
-	uint32_t csts = reg32(REG_CSTS);
-
-	if (csts == ~0u)
-		die(EXIT_GONE, "device gone: CSTS reads all ones");
-	if (csts & CSTS_CFS)
-		die(EXIT_CONTROLLER, "controller fatal status (CSTS 0x%x) during "
-		    "%s command 0x%02x", csts, q->name, cmd->opcode);
-	if (q->vec && cq_ready(q, 0))
-		die(EXIT_TIMEOUT, "timeout: the completion of %s command 0x%02x "
-		    "is in the CQ but %s had no interrupt within %u ms",
-		    q->name, cmd->opcode, q->vec->path, dev.timeout_ms);
-	if (wakeups)
-		die(EXIT_TIMEOUT, "wrong phase: %lu interrupt%s on %s but entry "
-		    "%u of the %s CQ still has phase %u (want %u) after %u ms "
-		    "(command 0x%02x)", wakeups, wakeups == 1 ? "" : "s",
-		    q->vec->path, q->cq_head, q->name, q->cq[q->cq_head].status & 1,
-		    q->phase, dev.timeout_ms, cmd->opcode);
-	die(EXIT_TIMEOUT, "timeout: no completion of %s command 0x%02x within "
-	    "%u ms (%s; CSTS 0x%x)", q->name, cmd->opcode, dev.timeout_ms,
-	    q->vec ? "no interrupt" : "polled", csts);
-}
-
-/* block until @v's event node has an unseen event; false: timed out */
-static bool wait_vector(struct vector *v, uint64_t deadline)
-{
-	struct pollfd pfd = { .fd = v->fd, .events = POLLIN };
-	uint64_t now = now_ns();
-	uint32_t count;
-	int ret;
-
-	if (now >= deadline)
-		return false;
-	ret = poll(&pfd, 1, (int)((deadline - now + 999999) / 1000000));
-	if (ret < 0 && errno == EINTR)
-		return true;
-	if (ret < 0)
-		die(EXIT_SETUP, "poll %s: %s", v->path, strerror(errno));
-	if (ret == 0)
-		return false;
-	if (read(v->fd, &count, sizeof(count)) != sizeof(count)) {
-		if (errno == EIO)
-			die(EXIT_GONE, "device gone: %s: %s (unbound?)", v->path,
-			    strerror(errno));
-		die(EXIT_SETUP, "read %s: %s", v->path, strerror(errno));
-	}
-	v->wakeups++;
-	return true;
-}
+/* a completion taken: what to do with it */
+typedef void complete_fn(struct queue *q, struct slot *s, const struct cqe *c,
+			 uint64_t now);
 
 /*
- * INTx only: the stub's handler masked INTx when it counted the event;
- * writing a 32-bit 1 to the event node unmasks it (iio_pci_generic(4)).
- * Done after every wakeup: after the CQ head doorbell when a completion
- * was taken, else at once.
+ * Take every new entry of @q's CQ, hand each to @fn, then write the CQ
+ * head doorbell once.  Returns how many.
  */
+static unsigned int reap(struct queue *q, complete_fn *fn)
+{
+	unsigned int n = 0;
+	uint64_t now = 0;
+	struct cqe c;
+
+	while (cq_ready(q)) {
+		/* the phase says the entry is complete: read the rest after it */
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		c = q->cq[q->cq_head];
+		if (++q->cq_head == q->entries) {
+			q->cq_head = 0;
+			q->phase ^= 1;
+		}
+		if (!n)
+			now = now_ns();
+		n++;
+		if (c.sq_id != q->id || c.cid >= q->nslots || !q->slots[c.cid].busy)
+			die(EXIT_TIMEOUT, "%s CQ %u out of step: entry for command "
+			    "%u of SQ %u, which is not in flight (wrong phase?)",
+			    q->name, q->id, c.cid, c.sq_id);
+		q->slots[c.cid].busy = false;
+		q->inflight--;
+		q->completions++;
+		fn(q, &q->slots[c.cid], &c, now);
+	}
+	if (n)
+		*q->cq_db = q->cq_head;	/* the entries are free again */
+	return n;
+}
+
+/* INTx only: writing a 32-bit 1 to the event node unmasks the line */
 static void unmask_intx(struct vector *v)
 {
 	uint32_t one = 1;
 
 	if (write(v->fd, &one, sizeof(one)) != sizeof(one))
 		die(errno == EIO ? EXIT_GONE : EXIT_SETUP,
-		    "unmasking INTx through %s: %s", v->path, strerror(errno));
+		    "%sunmasking INTx through %s: %s", errno == EIO ?
+		    "device gone: " : "", v->path, strerror(errno));
+}
+
+/* fatal status or a vanished device: the end */
+static void check_csts(const char *during)
+{
+	uint32_t csts = reg32(REG_CSTS);
+
+	if (csts == ~0u)
+		die(EXIT_GONE, "device gone: CSTS reads all ones");
+	if (csts & CSTS_CFS)
+		die(EXIT_CONTROLLER, "controller fatal status (CSTS 0x%x) %s",
+		    csts, during);
+}
+
+/* the longest a command of @q has been in flight, and which */
+static uint64_t oldest(struct queue *q, uint64_t now, struct slot **which)
+{
+	uint64_t age = 0;
+	unsigned int i;
+
+	for (i = 0; i < q->nslots; i++)
+		if (q->slots[i].busy && now - q->slots[i].t0 > age) {
+			age = now - q->slots[i].t0;
+			*which = &q->slots[i];
+		}
+	return age;
+}
+
+__attribute__((noreturn))
+static void completion_timeout(struct queue *q, const struct slot *s)
+{
+	check_csts("with commands in flight");
+	if (q->vec && cq_ready(q))
+		die(EXIT_TIMEOUT, "timeout: the completion of %s command 0x%02x "
+		    "is in CQ %u but %s had no interrupt within %u ms",
+		    q->name, s->opcode, q->id, q->vec->path, dev.timeout_ms);
+	die(EXIT_TIMEOUT, "timeout: no completion of %s command 0x%02x "
+	    "(queue %u) within %u ms (%s; CSTS 0x%x)", q->name, s->opcode,
+	    q->id, dev.timeout_ms, q->vec ? "interrupt" : "polled",
+	    reg32(REG_CSTS));
 }
 
 /*
- * Submit @cmd and wait for its completion: the next entry of the CQ whose
- * phase bit is the current one.  Returns it; an error status is fatal
- * unless @status_ok.
+ * Every 10 ms while waiting: fatal status, and no command older than
+ * --timeout.
  */
-static struct cqe run(struct queue *q, struct sqe *cmd, bool status_ok)
+static void watchdog(struct queue **qs, unsigned int n, const char *during)
 {
-	uint64_t deadline;
-	unsigned long wakeups = 0, spins = 0;
-	struct cqe c;
+	uint64_t now = now_ns();
+	struct slot *s = NULL;
+	unsigned int i;
 
-	submit(q, cmd);
-	deadline = now_ns() + dev.timeout_ms * 1000000ull;
-	if (q->vec) {
-		/*
-		 * Interrupt: block on the vector's event node, then take the
-		 * entry.  One event per completion: the next command is only
-		 * submitted once this interrupt was handled, so no two of
-		 * them can merge into one (as pending edge interrupts do).
-		 */
-		for (;;) {
-			if (!wait_vector(q->vec, deadline))
-				completion_timeout(q, cmd, wakeups);
-			wakeups++;
-			if (cq_ready(q, 1000))
-				break;
-			/* an event without a new entry: wait for the next
-			 * (INTx: unmasked first, or it could not come) */
-			if (dev.intx)
-				unmask_intx(q->vec);
-		}
-	} else {
-		/* polling: spin on the phase bit; now and then the clock
-		 * and fatal status */
-		while (!cq_ready(q, 0))
-			if (++spins % 4096 == 0 &&
-			    (now_ns() > deadline || (reg32(REG_CSTS) & CSTS_CFS)))
-				completion_timeout(q, cmd, 0);
-	}
-	/* the phase says the entry is complete: read the rest after it */
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	c = q->cq[q->cq_head];
-	if (++q->cq_head == QDEPTH) {
-		q->cq_head = 0;
-		q->phase ^= 1;
-	}
-	*q->cq_db = q->cq_head;		/* the entry is free again */
-	/* INTx: the doorbell deasserted the line; unmask it again */
-	if (dev.intx && q->vec)
-		unmask_intx(q->vec);
-	if (c.cid != cmd->cid || c.sq_id != q->id)
-		die(EXIT_TIMEOUT, "%s CQ out of step: entry for command %u of "
-		    "SQ %u, want command %u of SQ %u (wrong phase?)", q->name,
-		    c.cid, c.sq_id, cmd->cid, q->id);
-	if ((c.status >> 1) && !status_ok)
-		die(EXIT_COMMAND, "%s command 0x%02x failed: status type %u "
-		    "code 0x%02x%s", q->name, cmd->opcode, STATUS_SCT(c.status),
-		    STATUS_SC(c.status), STATUS_DNR(c.status) ? " (do not retry)" : "");
-	return c;
+	check_csts(during);
+	for (i = 0; i < n; i++)
+		if (oldest(qs[i], now, &s) > dev.timeout_ms * 1000000ull)
+			completion_timeout(qs[i], s);
 }
 
-/* ---- 5. Identify ---- */
+/*
+ * Take the completions of the @n queues @qs (with commands in flight),
+ * waiting for at least one: by spinning on the CQs of polled queues, by
+ * blocking on the vectors of the others.  Returns how many were taken.
+ */
+static unsigned int take_completions(struct queue **qs, unsigned int n,
+				     complete_fn *fn, const char *during)
+{
+	static uint64_t next_check;
+	static unsigned long spins;
+	unsigned int i, j, got = 0, nfds;
+	int fds[IIO_UDRV_VECTORS_MAX];
+	struct vector *vs[IIO_UDRV_VECTORS_MAX];
+	long mask;
+
+	if (!next_check)
+		next_check = now_ns() + CSTS_CHECK_NS;
+	for (;;) {
+		/* now and then, even while completions flow: fatal status,
+		 * commands that take too long */
+		if (++spins % 256 == 0 && now_ns() > next_check) {
+			watchdog(qs, n, during);
+			next_check = now_ns() + CSTS_CHECK_NS;
+		}
+		nfds = 0;
+		for (i = 0; i < n; i++) {
+			if (!qs[i]->vec) {
+				got += reap(qs[i], fn);
+				continue;
+			}
+			for (j = 0; j < nfds && vs[j] != qs[i]->vec; j++)
+				;
+			if (j == nfds) {
+				vs[nfds] = qs[i]->vec;
+				fds[nfds++] = qs[i]->vec->fd;
+			}
+		}
+		if (got)
+			return got;
+		/*
+		 * Polling only: spin.  No PAUSE: under QEMU's TCG it leaves
+		 * the translated code for the CPU loop on every iteration,
+		 * which costs ~10 % of the latency here; on hardware a PAUSE
+		 * would be kinder to an SMT sibling.
+		 */
+		if (!nfds)
+			continue;
+		/* interrupts: block on the vectors, 10 ms at a time */
+		mask = iio_udrv_event_wait(fds, nfds, CSTS_CHECK_NS / 1000000, NULL);
+		if (mask == -EIO)
+			die(EXIT_GONE, "device gone: waiting on %s%s: %s (unbound?)",
+			    vs[0]->path, nfds > 1 ? " and others" : "",
+			    iio_udrv_error());
+		if (mask < 0)
+			die_user(mask);
+		if (!mask || now_ns() > next_check) {
+			watchdog(qs, n, during);
+			next_check = now_ns() + CSTS_CHECK_NS;
+		}
+		for (j = 0; j < nfds; j++) {
+			if (!(mask & (1l << j)))
+				continue;
+			vs[j]->wakeups++;
+			for (i = 0; i < n; i++)
+				if (qs[i]->vec == vs[j])
+					got += reap(qs[i], fn);
+			/* INTx: the CQ doorbell deasserted the line; unmask */
+			if (dev.intx)
+				unmask_intx(vs[j]);
+		}
+		if (got)
+			return got;
+	}
+}
+
+/* ---- one command at a time (admin, --write, --reads) ---- */
+static struct cqe last_cqe;
+
+static void keep_cqe(struct queue *q, struct slot *s, const struct cqe *c,
+		     uint64_t now)
+{
+	(void)q;
+	(void)s;
+	(void)now;
+	last_cqe = *c;
+}
+
+/* submit @cmd on @q (slot 0), wait for it; an error status is fatal */
+static struct cqe run(struct queue *q, struct sqe *cmd)
+{
+	struct slot *s = &q->slots[0];
+
+	s->busy = true;
+	s->opcode = cmd->opcode;
+	s->t0 = now_ns();
+	submit(q, cmd, 0);
+	ring(q);
+	while (q->inflight)
+		take_completions(&q, 1, keep_cqe, "waiting for a command");
+	if (last_cqe.status >> 1)
+		die(EXIT_COMMAND, "%s command 0x%02x failed: status type %u "
+		    "code 0x%02x%s", q->name, cmd->opcode,
+		    STATUS_SCT(last_cqe.status), STATUS_SC(last_cqe.status),
+		    STATUS_DNR(last_cqe.status) ? " (do not retry)" : "");
+	return last_cqe;
+}
+
+/* ---- Identify ---- */
 /* an Identify string: space-padded ASCII, trailing spaces cut */
 static void ident_string(char *out, const uint8_t *in, size_t len)
 {
@@ -781,20 +818,17 @@ static void identify(uint32_t nsid, uint32_t cns)
 	struct sqe cmd = {
 		.opcode = ADM_IDENTIFY,
 		.nsid = nsid,
-		.prp1 = page_bus(PG_IDENT),	/* 4 KiB, one page */
+		.prp1 = dma_bus(dev.ident),	/* 4 KiB, one page */
 		.cdw10 = cns,
 	};
 
-	memset(page_cpu(PG_IDENT), 0, PAGE);
-	run(&dev.admin, &cmd, false);
+	memset(dma_cpu(dev.ident), 0, PAGE);
+	run(&dev.admin, &cmd);
 }
-
-static uint64_t ns_blocks;
-static uint32_t block_size;
 
 static void identify_all(void)
 {
-	const uint8_t *id = page_cpu(PG_IDENT);
+	const uint8_t *id = dma_cpu(dev.ident);
 	char model[41], serial[21], fw[9];
 	unsigned int lbaf;
 	uint32_t nn;
@@ -804,6 +838,8 @@ static void identify_all(void)
 	ident_string(model, id + 24, 40);	/* MN, bytes 24..63 */
 	ident_string(fw, id + 64, 8);		/* FR, bytes 64..71 */
 	memcpy(&nn, id + 516, 4);		/* NN: number of namespaces */
+	/* MDTS, byte 77: 2^n minimum pages per command, 0: no limit */
+	mdts_bytes = id[77] && id[77] < 20 ? PAGE << id[77] : 0;
 	printf("model: %s\nserial: %s\nfirmware: %s\n", model, serial, fw);
 	if (nn < 1)
 		die(EXIT_CONTROLLER, "the controller has no namespace");
@@ -814,7 +850,7 @@ static void identify_all(void)
 	block_size = 1u << id[128 + 4 * lbaf + 2];	/* LBAF[n].LBADS */
 	if (!ns_blocks)
 		die(EXIT_CONTROLLER, "namespace 1 is not active (size 0)");
-	if (block_size > IO_BYTES || IO_BYTES % block_size)
+	if (block_size > PAGE || PAGE % block_size)
 		die(EXIT_CONTROLLER, "blocks of %u bytes are not supported",
 		    block_size);
 	printf("namespace 1: %llu blocks of %u bytes (%llu bytes)\n",
@@ -822,105 +858,165 @@ static void identify_all(void)
 	       (unsigned long long)ns_blocks * block_size);
 }
 
-/* ---- 6. the I/O queue pair ---- */
-static void create_io_queues(void)
+/* ---- the I/O queue pairs ---- */
+/*
+ * Queues 1 .. nq, each of @depth + 1 entries (a full ring keeps one
+ * empty) with @depth slots of @io_bytes; @fatal: one more pair whose SQ
+ * the controller cannot read (--inject fatal); @no_irq: the CQs without
+ * interrupts although we wait on their vectors (--inject timeout).
+ */
+static void create_io_queues(unsigned int depth, unsigned int io_bytes,
+			     bool fatal, bool no_irq)
 {
+	size_t data, stride = slot_bytes(io_bytes);
+	unsigned int i, k, total = dev.nq + fatal;
 	struct sqe cmd;
 	struct cqe c;
 
-	/* how many I/O queues we use: 1 SQ, 1 CQ (0-based) */
+	/* how many I/O queues we use (0-based SQs, CQs) */
 	cmd = (struct sqe){ .opcode = ADM_SET_FEATURES, .cdw10 = FEAT_NUM_QUEUES,
-			    .cdw11 = 0 };
-	c = run(&dev.admin, &cmd, false);
-	if ((c.result & 0xffff) == 0xffff)
-		die(EXIT_CONTROLLER, "no I/O queues granted (0x%x)", c.result);
+			    .cdw11 = (total - 1) << 16 | (total - 1) };
+	c = run(&dev.admin, &cmd);
+	if ((c.result & 0xffff) + 1 < total || (c.result >> 16) + 1 < total)
+		die(EXIT_CONTROLLER, "%u I/O queues asked for, the controller "
+		    "grants %u", total, (c.result & 0xffff) + 1);
 
-	init_queue(&dev.io, "I/O", 1, PG_IOSQ, PG_IOCQ);
-	/* the CQ first: contiguous (PC), interrupts (IEN) on vector IV */
-	cmd = (struct sqe){
-		.opcode = ADM_CREATE_CQ,
-		.prp1 = page_bus(PG_IOCQ),
-		.cdw10 = (QDEPTH - 1) << 16 | 1,
-		.cdw11 = dev.io.vec ? (uint32_t)dev.io.vec->nr << 16 | 1u << 1 | 1 : 1,
-	};
-	run(&dev.admin, &cmd, false);
-	/* the SQ, feeding CQ 1 */
-	cmd = (struct sqe){
-		.opcode = ADM_CREATE_SQ,
-		.prp1 = page_bus(PG_IOSQ),
-		.cdw10 = (QDEPTH - 1) << 16 | 1,
-		.cdw11 = 1u << 16 | 1,
-	};
-	run(&dev.admin, &cmd, false);
+	for (i = 0; i < total; i++) {
+		struct queue *q = &dev.io[i];
+		uint32_t iv = q->vec && !no_irq ? (uint32_t)q->vec->nr << 16 | 1u << 1 : 0;
+
+		init_queue(q, "I/O", i + 1, depth + 1,
+			   carve(queue_bytes(depth + 1)), depth);
+		data = carve(depth * stride);
+		for (k = 0; k < depth; k++) {
+			q->slots[k].data = data + k * stride;
+			q->slots[k].prp_list = io_bytes > 2 * PAGE ? carve(PAGE) : 0;
+		}
+		/* the CQ first: contiguous (PC), interrupts (IEN) on vector IV */
+		cmd = (struct sqe){
+			.opcode = ADM_CREATE_CQ,
+			.prp1 = q->cq_bus,
+			.cdw10 = (uint32_t)(q->entries - 1) << 16 | q->id,
+			.cdw11 = iv | 1,
+		};
+		run(&dev.admin, &cmd);
+		/*
+		 * The SQ, feeding its CQ.  --inject fatal: the last one at a
+		 * bus address nothing answers (an unassigned 16 TiB), which
+		 * QEMU's controller answers with CSTS.CFS once it fetches.
+		 */
+		cmd = (struct sqe){
+			.opcode = ADM_CREATE_SQ,
+			.prp1 = i == dev.nq ? 0xfff00000000ull : q->sq_bus,
+			.cdw10 = (uint32_t)(q->entries - 1) << 16 | q->id,
+			.cdw11 = (uint32_t)q->id << 16 | 1,
+		};
+		run(&dev.admin, &cmd);
+	}
 }
 
-/* ---- 7, 8. reads and writes ---- */
-/* one read or write of @bytes at block @lba with data page @pg */
-static uint64_t rw(uint8_t opcode, uint64_t lba, unsigned int bytes,
-		   unsigned int pg)
+/* ---- data commands ---- */
+/* a read or write of @bytes at @lba from slot @s's data, its PRPs */
+static struct sqe rw_command(uint8_t opcode, uint64_t lba, unsigned int bytes,
+			     size_t data, size_t prp_list)
 {
+	unsigned int pages = (bytes + PAGE - 1) / PAGE, p;
 	struct sqe cmd = {
 		.opcode = opcode,
 		.nsid = 1,
-		.prp1 = page_bus(pg),	/* at most 4 KiB: one page, no PRP2 */
+		.prp1 = dma_bus(data),
 		.cdw10 = (uint32_t)lba,
 		.cdw11 = (uint32_t)(lba >> 32),
 		.cdw12 = bytes / block_size - 1,	/* blocks, 0-based */
 	};
+
+	if (pages == 2) {
+		cmd.prp2 = dma_bus(data + PAGE);
+	} else if (pages > 2) {
+		/* PRP2 points to a list of the pages after the first */
+		uint64_t *list = dma_cpu(prp_list);
+
+		for (p = 1; p < pages; p++)
+			list[p - 1] = dma_bus(data + (size_t)p * PAGE);
+		cmd.prp2 = dma_bus(prp_list);
+	}
+	return cmd;
+}
+
+/* one read or write on queue 1 from @data; its latency in ns */
+static uint64_t rw_sync(uint8_t opcode, uint64_t lba, unsigned int bytes,
+			size_t data)
+{
+	struct queue *q = &dev.io[0];
+	struct sqe cmd = rw_command(opcode, lba, bytes, data, 0);
 	uint64_t t0 = now_ns();
 
-	run(&dev.io, &cmd, false);
+	run(q, &cmd);
 	return now_ns() - t0;
 }
 
 static unsigned long mismatches;
 
-/* compare @len bytes at block @lba with the test image */
-static void check_image(const uint8_t *p, uint64_t lba, unsigned int len)
+/* compare @len bytes at block @lba with pattern @seed (0: the image) */
+static bool check_pattern(const uint8_t *p, uint64_t seed, uint64_t lba,
+			  unsigned int len)
 {
 	uint64_t off = lba * block_size, w;
 	unsigned int i;
 
 	for (i = 0; i < len; i += 8) {
 		memcpy(&w, p + i, 8);
-		if (w != image_word(off + i)) {
+		if (w != pattern_word(seed, off + i)) {
 			if (!mismatches)
 				fprintf(stderr, "iio_nvme: mismatch at byte %llu: "
 					"0x%016llx, want 0x%016llx\n",
 					(unsigned long long)(off + i),
 					(unsigned long long)w,
-					(unsigned long long)image_word(off + i));
+					(unsigned long long)pattern_word(seed, off + i));
 			mismatches++;
-			return;
+			return false;
 		}
+	}
+	return true;
+}
+
+static void fill_pattern(uint8_t *p, uint64_t seed, uint64_t lba,
+			 unsigned int len)
+{
+	uint64_t off = lba * block_size, w;
+	unsigned int i;
+
+	for (i = 0; i < len; i += 8) {
+		w = pattern_word(seed, off + i);
+		memcpy(p + i, &w, 8);
 	}
 }
 
 /* write a test block at @lba, read it back, restore the original */
 static void write_test(uint64_t lba, bool check)
 {
-	uint8_t *got = page_cpu(PG_DATA), *mine = page_cpu(PG_DATA + 1);
-	uint8_t *orig = page_cpu(PG_DATA + 2);
+	size_t got = dev.scratch, mine = got + PAGE, orig = got + 2 * PAGE;
+	uint8_t *g = dma_cpu(got), *m = dma_cpu(mine), *o = dma_cpu(orig);
 	unsigned int i;
 
 	if (lba >= ns_blocks)
 		die(EXIT_USAGE, "--write %llu: the namespace has %llu blocks",
 		    (unsigned long long)lba, (unsigned long long)ns_blocks);
-	rw(NVM_READ, lba, block_size, PG_DATA + 2);
+	rw_sync(NVM_READ, lba, block_size, orig);
 	if (check)
-		check_image(orig, lba, block_size);
+		check_pattern(o, 0, lba, block_size);
 	for (i = 0; i < block_size; i++)
-		mine[i] = (uint8_t)(i * 13 + lba + 0x5a);
-	rw(NVM_WRITE, lba, block_size, PG_DATA + 1);
-	memset(got, 0, block_size);
-	rw(NVM_READ, lba, block_size, PG_DATA);
-	if (memcmp(got, mine, block_size))
+		m[i] = (uint8_t)(i * 13 + lba + 0x5a);
+	rw_sync(NVM_WRITE, lba, block_size, mine);
+	memset(g, 0, block_size);
+	rw_sync(NVM_READ, lba, block_size, got);
+	if (memcmp(g, m, block_size))
 		die(EXIT_MISMATCH, "block %llu read back differs from what was "
 		    "written", (unsigned long long)lba);
-	rw(NVM_WRITE, lba, block_size, PG_DATA + 2);
-	memset(got, 0, block_size);
-	rw(NVM_READ, lba, block_size, PG_DATA);
-	if (memcmp(got, orig, block_size))
+	rw_sync(NVM_WRITE, lba, block_size, orig);
+	memset(g, 0, block_size);
+	rw_sync(NVM_READ, lba, block_size, got);
+	if (memcmp(g, o, block_size))
 		die(EXIT_MISMATCH, "block %llu differs after restoring it",
 		    (unsigned long long)lba);
 	printf("write: block %llu written, read back, restored\n",
@@ -934,17 +1030,18 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* @n reads of 4 KiB, cycling over the namespace; timed */
+#define LAT_SAMPLES	(1ul << 20)	/* --reads: latencies kept */
+
+/* @n reads of 4 KiB, one at a time, cycling over the namespace; timed */
 static void read_test(unsigned long n, bool check, const char *save)
 {
-	uint64_t units = ns_blocks * block_size / IO_BYTES, *lat, t0, total;
-	uint8_t *data = page_cpu(PG_DATA);
+	uint64_t units = ns_blocks * block_size / PAGE, *lat, t0, total;
+	uint8_t *data = dma_cpu(dev.scratch);
 	unsigned long i, nlat;
 	int sfd = -1;
 
 	if (!units)
 		die(EXIT_CONTROLLER, "the namespace is smaller than 4 KiB");
-	/* latency samples of the last LAT_SAMPLES reads at most */
 	nlat = n < LAT_SAMPLES ? n : LAT_SAMPLES;
 	lat = calloc(nlat, sizeof(*lat));
 	if (!lat)
@@ -956,29 +1053,315 @@ static void read_test(unsigned long n, bool check, const char *save)
 	}
 	t0 = now_ns();
 	for (i = 0; i < n; i++) {
-		uint64_t unit = i % units, lba = unit * (IO_BYTES / block_size);
+		uint64_t unit = i % units, lba = unit * (PAGE / block_size);
 
-		lat[i % nlat] = rw(NVM_READ, lba, IO_BYTES, PG_DATA);
+		lat[i % nlat] = rw_sync(NVM_READ, lba, PAGE, dev.scratch);
 		if (check)
-			check_image(data, lba, IO_BYTES);
+			check_pattern(data, 0, lba, PAGE);
 		if (sfd >= 0 && i < units &&
-		    pwrite(sfd, data, IO_BYTES, unit * IO_BYTES) != IO_BYTES)
+		    pwrite(sfd, data, PAGE, unit * PAGE) != PAGE)
 			die(EXIT_SETUP, "writing %s: %s", save, strerror(errno));
 	}
 	total = now_ns() - t0;
 	if (sfd >= 0)
 		close(sfd);
 	qsort(lat, nlat, sizeof(*lat), cmp_u64);
-	printf("reads: %lu x %u bytes, %s%lu mismatches\n", n, IO_BYTES,
+	printf("reads: %lu x %u bytes, %s%lu mismatches\n", n, PAGE,
 	       check ? "" : "not checked, ", mismatches);
 	printf("rate: %.0f reads/s, latency median %.1f us, p99 %.1f us, "
 	       "min %.1f us, max %.1f us (%s)\n", n * 1e9 / total,
 	       lat[nlat / 2] / 1e3, lat[nlat * 99 / 100] / 1e3, lat[0] / 1e3,
-	       lat[nlat - 1] / 1e3, dev.io.vec ? "interrupt" : "polling");
+	       lat[nlat - 1] / 1e3, dev.io[0].vec ? "interrupt" : "polling");
 	free(lat);
 }
 
-/* ---- 9. shutdown ---- */
+/* ---- perf: the workload of spdk_nvme_perf ---- */
+enum workload { WL_READ, WL_WRITE, WL_RANDREAD, WL_RANDWRITE, WL_VERIFY };
+static const char *const workload_names[] = {
+	"read", "write", "randread", "randwrite", "verify",
+};
+
+enum inject { INJ_OPCODE = 1, INJ_LBA = 2, INJ_FATAL = 4, INJ_TIMEOUT = 8 };
+
+/*
+ * Latencies in a log-linear histogram: values below 64 ns exact, above in
+ * 64 steps per power of two (1.6 % wide).
+ */
+#define HIST_BUCKETS	(59 * 64)
+static uint64_t hist[HIST_BUCKETS], lat_min = ~0ull, lat_max;
+
+static unsigned int hist_index(uint64_t v)
+{
+	unsigned int e;
+
+	if (v < 64)
+		return v;
+	e = 63 - __builtin_clzll(v);
+	return (e - 5) * 64 + ((v >> (e - 6)) & 63);
+}
+
+static uint64_t hist_value(unsigned int i)
+{
+	unsigned int e = i / 64 + 5;
+
+	if (i < 64)
+		return i;
+	return (uint64_t)(64 + i % 64) << (e - 6);
+}
+
+/* the latency at fraction @p of @n samples */
+static double hist_percentile(double p, uint64_t n)
+{
+	uint64_t want = (uint64_t)(p * n), seen = 0;
+	unsigned int i;
+
+	if (want < p * n || !want)
+		want++;
+	for (i = 0; i < HIST_BUCKETS; i++) {
+		seen += hist[i];
+		if (seen >= want)
+			return hist_value(i) / 1e3;
+	}
+	return lat_max / 1e3;
+}
+
+static struct {
+	enum workload wl;
+	unsigned int io_bytes, depth;
+	uint64_t seed, units;		/* I/O-sized units of the namespace */
+	uint64_t next_unit, rng;
+	bool verify_reading, stop;
+	uint64_t ios, errors, expected_errors;
+	unsigned int injects;
+} perf;
+
+static uint64_t xorshift(void)
+{
+	perf.rng ^= perf.rng << 13;
+	perf.rng ^= perf.rng >> 7;
+	perf.rng ^= perf.rng << 17;
+	return perf.rng;
+}
+
+/* the next command of slot @s of queue @q, written into the SQ */
+static void perf_submit(struct queue *q, struct slot *s, uint64_t now)
+{
+	unsigned int bpu = perf.io_bytes / block_size;
+	uint64_t unit;
+	uint8_t opcode;
+	struct sqe cmd;
+
+	switch (perf.wl) {
+	case WL_READ:
+	case WL_WRITE:
+		unit = perf.next_unit++ % perf.units;
+		opcode = perf.wl == WL_READ ? NVM_READ : NVM_WRITE;
+		break;
+	case WL_RANDREAD:
+	case WL_RANDWRITE:
+		unit = xorshift() % perf.units;
+		opcode = perf.wl == WL_RANDREAD ? NVM_READ : NVM_WRITE;
+		break;
+	default:	/* verify: every unit written once, then read once */
+		unit = perf.next_unit++;
+		opcode = perf.verify_reading ? NVM_READ : NVM_WRITE;
+		if (opcode == NVM_WRITE)
+			fill_pattern(dma_cpu(s->data), perf.seed, unit * bpu,
+				     perf.io_bytes);
+		break;
+	}
+	s->busy = true;
+	s->injected = false;
+	s->opcode = opcode;
+	s->lba = unit * bpu;
+	s->t0 = now;
+	cmd = rw_command(opcode, s->lba, perf.io_bytes, s->data, s->prp_list);
+	submit(q, &cmd, s - q->slots);
+}
+
+/* an --inject command in slot @s of @q: an unknown opcode, or a read
+ * past the end of the namespace */
+static void perf_submit_bad(struct queue *q, struct slot *s, int kind,
+			    uint64_t now)
+{
+	struct sqe cmd = rw_command(NVM_READ, ns_blocks, block_size, s->data, 0);
+
+	if (kind == INJ_OPCODE)
+		cmd.opcode = NVM_BAD_OPCODE;
+	s->busy = true;
+	s->injected = true;
+	s->opcode = cmd.opcode;
+	s->lba = ns_blocks;
+	s->t0 = now;
+	submit(q, &cmd, s - q->slots);
+}
+
+/* whether the workload has more to submit */
+static bool perf_more(void)
+{
+	if (perf.wl != WL_VERIFY)
+		return !perf.stop;
+	return perf.next_unit < perf.units;
+}
+
+static void perf_complete(struct queue *q, struct slot *s, const struct cqe *c,
+			  uint64_t now)
+{
+	uint64_t lat = now - s->t0;
+
+	if (c->status >> 1) {
+		/* a failed command: its status, and the run goes on */
+		fprintf(stderr, "iio_nvme: command failed: queue %u, command "
+			"0x%02x at block %llu: status type %u code 0x%02x%s\n",
+			q->id, s->opcode, (unsigned long long)s->lba,
+			STATUS_SCT(c->status), STATUS_SC(c->status),
+			STATUS_DNR(c->status) ? " (do not retry)" : "");
+		perf.errors++;
+		q->errors++;
+	} else if (s->injected) {
+		die(EXIT_COMMAND, "the injected command 0x%02x at block %llu "
+		    "succeeded", s->opcode, (unsigned long long)s->lba);
+	} else {
+		perf.ios++;
+		hist[hist_index(lat)]++;
+		if (lat < lat_min)
+			lat_min = lat;
+		if (lat > lat_max)
+			lat_max = lat;
+		if (perf.wl == WL_VERIFY && s->opcode == NVM_READ)
+			check_pattern(dma_cpu(s->data), perf.seed, s->lba,
+				      perf.io_bytes);
+	}
+	if (perf_more())
+		perf_submit(q, s, now);
+}
+
+/* fill every free slot of the queues and ring each once */
+static void perf_fill(struct queue **qs, unsigned int n)
+{
+	uint64_t now = now_ns();
+	unsigned int i, k;
+
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < qs[i]->nslots && perf_more(); k++)
+			if (!qs[i]->slots[k].busy)
+				perf_submit(qs[i], &qs[i]->slots[k], now);
+		ring(qs[i]);
+	}
+}
+
+/* all queues' completions until none is in flight, submitting while
+ * perf_more() and the clock allow */
+static void perf_drive(struct queue **qs, unsigned int n, uint64_t end)
+{
+	unsigned int i, inflight;
+
+	for (;;) {
+		inflight = 0;
+		for (i = 0; i < n; i++)
+			inflight += qs[i]->inflight;
+		if (!inflight)
+			return;
+		take_completions(qs, n, perf_complete, "during the run");
+		/* the commands the completions made room for: one doorbell */
+		for (i = 0; i < n; i++)
+			ring(qs[i]);
+		if (end && !perf.stop && now_ns() >= end)
+			perf.stop = true;
+	}
+}
+
+static void perf_run(enum workload wl, unsigned int depth, unsigned int io_bytes,
+		     double secs, uint64_t seed, unsigned int injects)
+{
+	struct queue *qs[MAX_QUEUES + 1];
+	unsigned long doorbells = 0, commands = 0;
+	uint64_t t0, elapsed, bytes;
+	unsigned int i;
+	char what[64];
+
+	perf.wl = wl;
+	perf.depth = depth;
+	perf.io_bytes = io_bytes;
+	perf.seed = seed;
+	perf.rng = 0x2545f4914f6cdd1dull ^ seed;
+	perf.units = ns_blocks * block_size / io_bytes;
+	if (!perf.units)
+		die(EXIT_USAGE, "--size %u: the namespace has %llu bytes",
+		    io_bytes, (unsigned long long)(ns_blocks * block_size));
+	for (i = 0; i < dev.nq; i++)
+		qs[i] = &dev.io[i];
+	if (wl == WL_VERIFY)
+		snprintf(what, sizeof(what), "whole namespace, seed %llu",
+			 (unsigned long long)seed);
+	else
+		snprintf(what, sizeof(what), "%.2f s", secs);
+	printf("perf: %s, %u-byte I/Os, depth %u, %u queue%s, %s, %s\n",
+	       workload_names[wl], io_bytes, depth, dev.nq,
+	       dev.nq == 1 ? "" : "s", dev.io[0].vec ? "interrupt" : "polled",
+	       what);
+
+	t0 = now_ns();
+	/* --inject: the bad commands go first, in queue 1's first slots */
+	i = 0;
+	if (injects & INJ_OPCODE)
+		perf_submit_bad(qs[0], &qs[0]->slots[i++], INJ_OPCODE, t0);
+	if ((injects & INJ_LBA) && i < qs[0]->nslots)
+		perf_submit_bad(qs[0], &qs[0]->slots[i++], INJ_LBA, t0);
+	perf.expected_errors = i;
+	if (injects & INJ_FATAL) {
+		/* the SQ the controller cannot fetch from: CSTS.CFS */
+		struct queue *bad = &dev.io[dev.nq];
+		struct sqe cmd = rw_command(NVM_READ, 0, block_size,
+					    bad->slots[0].data, 0);
+
+		bad->slots[0].busy = true;
+		bad->slots[0].opcode = NVM_READ;
+		bad->slots[0].t0 = t0;
+		submit(bad, &cmd, 0);
+		ring(bad);
+		qs[dev.nq] = bad;
+	}
+	perf_fill(qs, dev.nq);
+	perf_drive(qs, dev.nq + !!(injects & INJ_FATAL),
+		   wl == WL_VERIFY ? 0 : t0 + (uint64_t)(secs * 1e9));
+	if (wl == WL_VERIFY) {
+		/* every unit written; now read each back */
+		perf.verify_reading = true;
+		perf.next_unit = 0;
+		perf_fill(qs, dev.nq);
+		perf_drive(qs, dev.nq, 0);
+	}
+	elapsed = now_ns() - t0;
+	bytes = perf.ios * io_bytes;
+	if (wl == WL_VERIFY)
+		printf("verify: %llu x %u bytes written and read back, %lu "
+		       "mismatches\n", (unsigned long long)perf.units, io_bytes,
+		       mismatches);
+	printf("ios: %llu, failed %llu\n", (unsigned long long)perf.ios,
+	       (unsigned long long)perf.errors);
+	printf("rate: %.0f IOPS, %.2f MiB/s\n", perf.ios * 1e9 / elapsed,
+	       bytes * 1e9 / elapsed / (1024 * 1024));
+	if (perf.ios)
+		printf("latency: p50 %.1f us, p99 %.1f us, p99.9 %.1f us, "
+		       "min %.1f us, max %.1f us\n",
+		       hist_percentile(0.5, perf.ios),
+		       hist_percentile(0.99, perf.ios),
+		       hist_percentile(0.999, perf.ios), lat_min / 1e3,
+		       lat_max / 1e3);
+	for (i = 0; i < dev.nq; i++) {
+		printf("queue %u: %s, %lu commands, %lu SQ doorbells, %lu failed\n",
+		       dev.io[i].id, dev.io[i].vec ? dev.io[i].vec->path : "polled",
+		       dev.io[i].commands, dev.io[i].doorbells, dev.io[i].errors);
+		commands += dev.io[i].commands;
+		doorbells += dev.io[i].doorbells;
+	}
+	printf("doorbells: %lu SQ doorbell writes for %lu commands (%.2f per "
+	       "write)\n", doorbells, commands,
+	       doorbells ? (double)commands / doorbells : 0.0);
+}
+
+/* ---- shutdown ---- */
 static void shutdown_controller(void)
 {
 	uint64_t deadline = now_ns() + (CAP_TO(dev.cap) + 1) * 500000000ull;
@@ -998,24 +1381,56 @@ static void shutdown_controller(void)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: iio_nvme [--poll] [--reads N] [--check] [--write LBA]\n"
-		"                [--save FILE] [--timeout MS] PCI_ADDR\n"
+		"usage: iio_nvme [--poll] [--queues N] [--timeout MS]\n"
+		"                [--reads N] [--check] [--write LBA] [--save FILE]\n"
+		"                [--workload W [--depth N] [--size BYTES] [--time S]\n"
+		"                 [--seed N] [--inject KIND]...] PCI_ADDR\n"
 		"\n"
 		"A user-space NVMe driver on iio_pci_generic: binds PCI_ADDR\n"
 		"(e.g. 0000:00:1a.0), identifies the controller and namespace 1,\n"
-		"creates an I/O queue pair on MSI-X vector 1 and reads.\n"
+		"creates I/O queue pairs (queue i on MSI-X vector i) and works.\n"
 		"\n"
-		"  --poll        take I/O completions by polling the CQ (no interrupt;\n"
-		"                admin completions still come on vector 0)\n"
-		"  --reads N     N reads of 4 KiB, cycling over the namespace (default 0)\n"
-		"  --check       compare the data with the test image (tests/nvme/mkimage)\n"
-		"  --write LBA   write a block at LBA, read it back, restore the original\n"
-		"  --save FILE   the data of the first pass of reads into FILE\n"
-		"  --timeout MS  the longest wait for one completion (default 5000)\n"
+		"  --poll         take I/O completions by polling the CQs (no interrupt;\n"
+		"                 admin completions still come on vector 0)\n"
+		"  --queues N     I/O queue pairs, 1 to 8 (with interrupts: up to the\n"
+		"                 MSI-X vectors - 1; default 1)\n"
+		"  --timeout MS   the longest a command may take (default 5000)\n"
+		"  --reads N      N reads of 4 KiB, one at a time, cycling over the\n"
+		"                 namespace (default 0)\n"
+		"  --check        compare the data with the test image (tests/nvme/mkimage)\n"
+		"  --write LBA    write a block at LBA, read it back, restore the original\n"
+		"  --save FILE    the data of the first pass of reads into FILE\n"
+		"  --workload W   a perf run: read, write, randread, randwrite, or verify\n"
+		"                 (write a pattern over the whole namespace, read it back)\n"
+		"  --depth N      commands in flight per queue (default 1; < CAP.MQES + 1)\n"
+		"  --size BYTES   bytes per command, blocks, up to 128 KiB and MDTS\n"
+		"                 (default 4096)\n"
+		"  --time S       run time in seconds (default 1; not for verify)\n"
+		"  --seed N       verify's pattern and the random offsets (default 1;\n"
+		"                 verify with 0 writes the test image itself)\n"
+		"  --inject KIND  opcode: one command with an unknown opcode; lba: one\n"
+		"                 read past the namespace (both: the status is printed,\n"
+		"                 the run goes on, exit 5); fatal: a queue the controller\n"
+		"                 cannot fetch from (CSTS.CFS, exit 4); timeout: the CQs\n"
+		"                 without interrupts (exit 6)\n"
 		"\n"
 		"exit status: 0 ok, 1 data mismatch, 2 usage, 3 setup (binding, sysfs,\n"
 		"DMA buffer), 4 controller (fatal status, reset timeout), 5 command\n"
 		"error status, 6 completion timeout or wrong phase, 7 device gone\n");
+}
+
+static unsigned long number(const char *opt, const char *arg,
+			    unsigned long min, unsigned long max)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(arg, &end, 0);
+	if (errno || *end || !*arg || arg[0] == '-' || v < min || v > max)
+		die(EXIT_USAGE, "%s needs a number from %lu to %lu, not \"%s\"",
+		    opt, min, max, arg);
+	return v;
 }
 
 int main(int argc, char **argv)
@@ -1026,7 +1441,14 @@ int main(int argc, char **argv)
 		{ "check", no_argument, NULL, 'c' },
 		{ "write", required_argument, NULL, 'w' },
 		{ "save", required_argument, NULL, 's' },
-		{ "timeout", required_argument, NULL, 't' },
+		{ "timeout", required_argument, NULL, 'T' },
+		{ "queues", required_argument, NULL, 'n' },
+		{ "workload", required_argument, NULL, 'W' },
+		{ "depth", required_argument, NULL, 'q' },
+		{ "size", required_argument, NULL, 'o' },
+		{ "time", required_argument, NULL, 't' },
+		{ "seed", required_argument, NULL, 'S' },
+		{ "inject", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1034,10 +1456,17 @@ int main(int argc, char **argv)
 	long long write_lba = -1;
 	bool poll_io = false, check = false;
 	const char *save = NULL, *irq;
+	int c, wl = -1;
+	unsigned int depth = 1, io_bytes = 4096, injects = 0, k;
+	unsigned long io_commands = 0;
+	double secs = 1;
+	uint64_t seed = 1;
+	size_t need;
 	char *end;
-	int c;
+	int err;
 
-	while ((c = getopt_long(argc, argv, "pr:cw:s:t:h", opts, NULL)) != -1) {
+	dev.nq = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			poll_io = true;
@@ -1060,11 +1489,48 @@ int main(int argc, char **argv)
 		case 's':
 			save = optarg;
 			break;
+		case 'T':
+			dev.timeout_ms = number("--timeout", optarg, 1, 600000);
+			break;
+		case 'n':
+			dev.nq = number("--queues", optarg, 1, MAX_QUEUES);
+			break;
+		case 'W':
+			for (k = 0; k < 5 && strcmp(optarg, workload_names[k]); k++)
+				;
+			if (k == 5)
+				die(EXIT_USAGE, "--workload is read, write, randread, "
+				    "randwrite or verify, not \"%s\"", optarg);
+			wl = k;
+			break;
+		case 'q':
+			depth = number("--depth", optarg, 1, 65535);
+			break;
+		case 'o':
+			io_bytes = number("--size", optarg, 512, MAX_IO_BYTES);
+			break;
 		case 't':
 			errno = 0;
-			dev.timeout_ms = strtoul(optarg, &end, 0);
-			if (errno || *end || !dev.timeout_ms || dev.timeout_ms > 600000)
-				die(EXIT_USAGE, "--timeout needs 1 to 600000 ms, not \"%s\"", optarg);
+			secs = strtod(optarg, &end);
+			if (errno || *end || !(secs > 0 && secs <= 3600))
+				die(EXIT_USAGE, "--time needs seconds, more than 0 "
+				    "and at most 3600, not \"%s\"", optarg);
+			break;
+		case 'S':
+			seed = number("--seed", optarg, 0, ~0ul);
+			break;
+		case 'i':
+			if (!strcmp(optarg, "opcode"))
+				injects |= INJ_OPCODE;
+			else if (!strcmp(optarg, "lba"))
+				injects |= INJ_LBA;
+			else if (!strcmp(optarg, "fatal"))
+				injects |= INJ_FATAL;
+			else if (!strcmp(optarg, "timeout"))
+				injects |= INJ_TIMEOUT;
+			else
+				die(EXIT_USAGE, "--inject is opcode, lba, fatal or "
+				    "timeout, not \"%s\"", optarg);
 			break;
 		case 'h':
 			usage(stdout);
@@ -1081,6 +1547,17 @@ int main(int argc, char **argv)
 	dev.pci = argv[optind];
 	if (strchr(dev.pci, '/') || strlen(dev.pci) > 32)
 		die(EXIT_USAGE, "\"%s\" is not a PCI address", dev.pci);
+	if (wl < 0 && (injects || dev.nq > 1 || depth > 1))
+		die(EXIT_USAGE, "--queues, --depth and --inject are for a "
+		    "--workload run");
+	if (wl >= 0 && (reads || write_lba >= 0))
+		die(EXIT_USAGE, "--workload does not go with --reads or --write");
+	if ((injects & INJ_TIMEOUT) && poll_io)
+		die(EXIT_USAGE, "--inject timeout needs interrupts, not --poll");
+	/* the injected commands take slots of queue 1; one is left for work */
+	if (depth < 1u + !!(injects & INJ_OPCODE) + !!(injects & INJ_LBA))
+		die(EXIT_USAGE, "--inject opcode or lba needs a --depth of at "
+		    "least 2 (3 for both)");
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	signal(SIGBUS, on_sigbus);
 	signal(SIGINT, on_signal);
@@ -1088,28 +1565,73 @@ int main(int argc, char **argv)
 	signal(SIGHUP, on_signal);
 	signal(SIGPIPE, SIG_IGN);	/* stdout gone (| head): finish anyway */
 
-	bind_device();				/* 1 */
-	dev.nr = find_bar0();
-	map_bar0();				/* 2 */
-	get_dma_buffer();			/* 3 */
-	irq = setup_interrupts(poll_io);
+	/* 1. bind, BAR0's iio device: a PCI function of class 01 08 02
+	 * (mass storage, non-volatile memory, NVM Express) */
+	{
+		char class[32];
+
+		if (iio_udrv_pci_attr(dev.pci, "class", class, sizeof(class)))
+			die(EXIT_SETUP, "no PCI device %s", dev.pci);
+		if (strcmp(class, "0x010802"))
+			die(EXIT_SETUP, "%s is not an NVMe controller (class %s)",
+			    dev.pci, class);
+	}
+	err = iio_udrv_bind(dev.pci);
+	if (err)
+		die_user(err);
+	dev.nr = iio_udrv_find_bar(dev.pci, 0);
+	if (dev.nr < 0)
+		die_user(dev.nr);
+	/* 2. the registers; the doorbells of the queues */
+	map_bar0(dev.nq + 2);
+	if (depth > CAP_MQES(dev.cap))
+		die(EXIT_USAGE, "--depth %u: queues hold %u entries at most "
+		    "(CAP.MQES), one stays empty", depth, CAP_MQES(dev.cap) + 1);
+	/* 3. the DMA buffer */
+	need = queue_bytes(ADMIN_ENTRIES) + (1 + SCRATCH_PAGES) * PAGE +
+	       (dev.nq + !!(injects & INJ_FATAL)) *
+	       io_queue_bytes(wl >= 0 ? depth : 1, wl >= 0 ? io_bytes : PAGE);
+	irq = setup_interrupts(poll_io, wl >= 0);
+	get_dma_buffer(need);
+	dev.ident = carve(PAGE);
+	dev.scratch = carve(SCRATCH_PAGES * PAGE);
 	enable_controller();			/* 4 */
-	printf("controller: %s iio%d, NVMe %u.%u, queues of %u entries, "
-	       "doorbell stride %u\n", dev.pci, dev.nr, reg32(REG_VS) >> 16,
-	       reg32(REG_VS) >> 8 & 0xff, QDEPTH, 4u << CAP_DSTRD(dev.cap));
+	printf("controller: %s iio%d, NVMe %u.%u, queues of %u entries at "
+	       "most, doorbell stride %u\n", dev.pci, dev.nr,
+	       reg32(REG_VS) >> 16, reg32(REG_VS) >> 8 & 0xff,
+	       CAP_MQES(dev.cap) + 1, 4u << CAP_DSTRD(dev.cap));
 	identify_all();				/* 5 */
-	create_io_queues();			/* 6 */
+	if (io_bytes % block_size || (mdts_bytes && io_bytes > mdts_bytes))
+		die(EXIT_USAGE, "--size %u: a multiple of the %u-byte block, at "
+		    "most %u (MDTS)", io_bytes, block_size,
+		    mdts_bytes && mdts_bytes < MAX_IO_BYTES ? mdts_bytes : MAX_IO_BYTES);
+	if (injects & INJ_FATAL) {
+		/* the extra pair: polled, with one slot */
+		dev.io[dev.nq].vec = NULL;
+	}
+	create_io_queues(wl >= 0 ? depth : 1, wl >= 0 ? io_bytes : PAGE,
+			 injects & INJ_FATAL, injects & INJ_TIMEOUT);
 	printf("interrupts: %s\n", irq);
 	if (write_lba >= 0)
 		write_test(write_lba, check);	/* 7 */
 	if (reads)
-		read_test(reads, check, save);	/* 8 */
-	printf("commands: admin %lu, io %lu; wakeups: vector 0 %lu, "
-	       "vector 1 %lu\n", dev.admin.commands, dev.io.commands,
-	       dev.vec[0].wakeups, dev.vec[1].wakeups);
-	shutdown_controller();			/* 9 */
+		read_test(reads, check, save);
+	if (wl >= 0)
+		perf_run(wl, depth, io_bytes, secs, seed, injects);
+	for (k = 0; k < dev.nq; k++)
+		io_commands += dev.io[k].commands;
+	printf("commands: admin %lu, io %lu; wakeups:", dev.admin.commands,
+	       io_commands);
+	for (k = 0; k < dev.vectors; k++)
+		printf("%s vector %u %lu", k ? "," : "", k, dev.vec[k].wakeups);
+	printf("\n");
+	shutdown_controller();			/* 8 */
 	if (mismatches)
-		die(EXIT_MISMATCH, "%lu of %lu reads differ from the test image",
-		    mismatches, reads);
+		die(EXIT_MISMATCH, "%lu blocks read differ from what they must be",
+		    mismatches);
+	if (perf.errors)
+		die(EXIT_COMMAND, "%llu command%s failed (%llu injected)",
+		    (unsigned long long)perf.errors, perf.errors == 1 ? "" : "s",
+		    (unsigned long long)perf.expected_errors);
 	return EXIT_OK;
 }
