@@ -28,7 +28,10 @@
  * out) unless the administrator opted in with the module parameter
  * enable_unsafe_noiommu_mode, as vfio's of that name: the first such
  * buffer taints the kernel (TAINT_USER) and logs one warning.  Only root
- * may use these files (and the region nodes) either way.
+ * may use these files (and the region nodes) either way.  The same policy
+ * tells the PCI stubs whether the device may master the bus at all
+ * (iio_dma_allowed()): programmed from user space it reaches any bus
+ * address, buffer or not, and its MSI messages are memory writes.
  *
  * Mapping: the pages are mapped with the attributes dma_mmap_coherent()
  * would give them (iio_dma_pgprot()), not with the VMA's as given.
