@@ -297,13 +297,19 @@ static void edu_msi_falls_back_to_intx(void)
 
 /*
  * The user-space NVMe driver refused its buffer: exit 3 (setup), one line
- * naming the opt-in (tests/nvme/iio_udrv.c's message for EPERM).
+ * naming the opt-in (tests/nvme/iio_udrv.c's message for EPERM).  Its
+ * iio_pci_generic (vectors=4) uses INTx, MSI-X being refused.
  */
 static void nvme_driver_names_opt_in(void)
 {
 	char want[256];
 	int nr = nvme_bind();
 
+	/* vectors=4 on a device with MSI-X: INTx instead, one line */
+	EXPECT_STREQ(read_text("/sys/bus/pci/devices/" NVME_PCI "/irq_mode"),
+		     "intx");
+	EXPECT_EQ(refusals(MSI_REFUSED, NVME_PCI), 1);
+	EXPECT_EQ(kmsg_count(NVME_PCI ": 4 MSI-X vectors"), 0);
 	EXPECT_EQ(nvme_driver("", NVME_PCI), EXIT_SETUP);
 	snprintf(want, sizeof(want), "iio_nvme: dma_request of iio%d: no IOMMU "
 		 "translates its DMA; boot with an IOMMU or opt in with "
