@@ -204,9 +204,10 @@ static void dma_request_refused(void)
 
 /*
  * The refusal lines share one ratelimit (ten in five seconds, iio(4)), and
- * the cases from here on log up to nine of them: past five seconds since
- * the last window began (which was before now), a new one begins, so their
- * counts hold however fast or slow the guest is.
+ * the four cases after this one log nine of them and count them: past five
+ * seconds since the last window began (which was before now), a new one
+ * begins, so their counts hold however fast or slow the guest is.  (The
+ * NVMe case's lines may then be dropped: it counts none.)
  */
 static void refusals_new_window(void)
 {
