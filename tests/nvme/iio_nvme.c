@@ -193,6 +193,7 @@ struct queue {
 	volatile struct cqe *cq;
 	uint64_t sq_bus, cq_bus;
 	uint16_t sq_tail, cq_head;
+	uint16_t cq_rung;	/* the CQ head the controller was last told */
 	uint16_t phase;		/* the phase bit a new entry carries */
 	uint16_t unrung;	/* entries written since the last doorbell */
 	volatile uint32_t *sq_db, *cq_db;
@@ -517,7 +518,7 @@ static void init_queue(struct queue *q, const char *name, uint16_t id,
 	q->cq = dma_cpu(off + sq_bytes);
 	q->sq_bus = dma_bus(off);
 	q->cq_bus = dma_bus(off + sq_bytes);
-	q->sq_tail = q->cq_head = q->unrung = 0;
+	q->sq_tail = q->cq_head = q->cq_rung = q->unrung = 0;
 	q->phase = 1;		/* the controller's first pass writes 1 */
 	memset(dma_cpu(off), 0, queue_bytes(entries));
 	q->sq_db = dev.bar + (REG_DOORBELL + (2 * id) * stride) / 4;
@@ -595,8 +596,20 @@ typedef void complete_fn(struct queue *q, struct slot *s, const struct cqe *c,
 			 uint64_t now);
 
 /*
- * Take every new entry of @q's CQ, hand each to @fn, then write the CQ
- * head doorbell once.  Returns how many.
+ * Tell the controller that the CQ entries taken since the last time are
+ * free again: one CQ head doorbell write for all of them.
+ */
+static void ring_cq(struct queue *q)
+{
+	if (q->cq_head == q->cq_rung)
+		return;
+	*q->cq_db = q->cq_head;
+	q->cq_rung = q->cq_head;
+}
+
+/*
+ * Take every new entry of @q's CQ and hand each to @fn; the CQ head
+ * doorbell is left to ring_cq().  Returns how many.
  */
 static unsigned int reap(struct queue *q, complete_fn *fn)
 {
@@ -624,8 +637,6 @@ static unsigned int reap(struct queue *q, complete_fn *fn)
 		q->completions++;
 		fn(q, &q->slots[c.cid], &c, now);
 	}
-	if (n)
-		*q->cq_db = q->cq_head;	/* the entries are free again */
 	return n;
 }
 
@@ -762,9 +773,13 @@ static unsigned int take_completions(struct queue **qs, unsigned int n,
 			for (i = 0; i < n; i++)
 				if (qs[i]->vec == vs[j])
 					got += reap(qs[i], fn);
-			/* INTx: the CQ doorbell deasserted the line; unmask */
-			if (dev.intx)
+			/* INTx: the CQ doorbell deasserts the line; unmask */
+			if (dev.intx) {
+				for (i = 0; i < n; i++)
+					if (qs[i]->vec == vs[j])
+						ring_cq(qs[i]);
 				unmask_intx(vs[j]);
+			}
 		}
 		if (got)
 			return got;
@@ -795,6 +810,7 @@ static struct cqe run(struct queue *q, struct sqe *cmd)
 	ring(q);
 	while (q->inflight)
 		take_completions(&q, 1, keep_cqe, "waiting for a command");
+	ring_cq(q);
 	if (last_cqe.status >> 1)
 		die(EXIT_COMMAND, "%s command 0x%02x failed: status type %u "
 		    "code 0x%02x%s", q->name, cmd->opcode,
@@ -1263,9 +1279,15 @@ static void perf_drive(struct queue **qs, unsigned int n, uint64_t end)
 		if (!inflight)
 			return;
 		take_completions(qs, n, perf_complete, "during the run");
-		/* the commands the completions made room for: one doorbell */
+		/*
+		 * The commands the completions made room for: one doorbell
+		 * per SQ, and then one per CQ for the entries taken, so that
+		 * the controller hears of the next commands first.
+		 */
 		for (i = 0; i < n; i++)
 			ring(qs[i]);
+		for (i = 0; i < n; i++)
+			ring_cq(qs[i]);
 		if (end && !perf.stop && now_ns() >= end)
 			perf.stop = true;
 	}
