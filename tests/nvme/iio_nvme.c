@@ -59,6 +59,7 @@
 #include <unistd.h>
 
 #include "iio_udrv.h"
+#include "latency_hist.h"
 
 /* Exit statuses (also in tests/nvme/README.md) */
 enum {
@@ -1099,47 +1100,8 @@ static const char *const workload_names[] = {
 
 enum inject { INJ_OPCODE = 1, INJ_LBA = 2, INJ_FATAL = 4, INJ_TIMEOUT = 8 };
 
-/*
- * Latencies in a log-linear histogram: values below 64 ns exact, above in
- * 64 steps per power of two (1.6 % wide).
- */
-#define HIST_BUCKETS	(59 * 64)
-static uint64_t hist[HIST_BUCKETS], lat_min = ~0ull, lat_max;
-
-static unsigned int hist_index(uint64_t v)
-{
-	unsigned int e;
-
-	if (v < 64)
-		return v;
-	e = 63 - __builtin_clzll(v);
-	return (e - 5) * 64 + ((v >> (e - 6)) & 63);
-}
-
-static uint64_t hist_value(unsigned int i)
-{
-	unsigned int e = i / 64 + 5;
-
-	if (i < 64)
-		return i;
-	return (uint64_t)(64 + i % 64) << (e - 6);
-}
-
-/* the latency at fraction @p of @n samples */
-static double hist_percentile(double p, uint64_t n)
-{
-	uint64_t want = (uint64_t)(p * n), seen = 0;
-	unsigned int i;
-
-	if (want < p * n || !want)
-		want++;
-	for (i = 0; i < HIST_BUCKETS; i++) {
-		seen += hist[i];
-		if (seen >= want)
-			return hist_value(i) / 1e3;
-	}
-	return lat_max / 1e3;
-}
+/* the latencies of the successful commands */
+static struct lat_hist latencies = { .min = ~0ull };
 
 static struct {
 	enum workload wl;
@@ -1239,11 +1201,7 @@ static void perf_complete(struct queue *q, struct slot *s, const struct cqe *c,
 		    "succeeded", s->opcode, (unsigned long long)s->lba);
 	} else {
 		perf.ios++;
-		hist[hist_index(lat)]++;
-		if (lat < lat_min)
-			lat_min = lat;
-		if (lat > lat_max)
-			lat_max = lat;
+		lat_hist_add(&latencies, lat);
 		if (perf.wl == WL_VERIFY && s->opcode == NVM_READ)
 			check_pattern(dma_cpu(s->data), perf.seed, s->lba,
 				      perf.io_bytes);
@@ -1365,12 +1323,7 @@ static void perf_run(enum workload wl, unsigned int depth, unsigned int io_bytes
 	printf("rate: %.0f IOPS, %.2f MiB/s\n", perf.ios * 1e9 / elapsed,
 	       bytes * 1e9 / elapsed / (1024 * 1024));
 	if (perf.ios)
-		printf("latency: p50 %.1f us, p99 %.1f us, p99.9 %.1f us, "
-		       "min %.1f us, max %.1f us\n",
-		       hist_percentile(0.5, perf.ios),
-		       hist_percentile(0.99, perf.ios),
-		       hist_percentile(0.999, perf.ios), lat_min / 1e3,
-		       lat_max / 1e3);
+		lat_hist_print(&latencies);
 	for (i = 0; i < dev.nq; i++) {
 		printf("queue %u: %s, %lu commands, %lu SQ doorbells, %lu failed\n",
 		       dev.io[i].id, dev.io[i].vec ? dev.io[i].vec->path : "polled",
