@@ -61,6 +61,9 @@ man: deps
 # tests/widths/widths.mk: the guest half of tests/widths/run, the
 # device-side proof of access widths.
 -include tests/widths/widths.mk
+# tests/intx-config/intx-config.mk: the guest half of tests/intx-config/run,
+# the device-side proof of the INTx round trip's configuration-space reads.
+-include tests/intx-config/intx-config.mk
 # tests/mutants/mutants.mk: make mutate, the mutation score of the suite.
 -include tests/mutants/mutants.mk
 # qemu/debug-kernel.mk: make debug-kernel (lockdep, KASAN, UBSAN, KFENCE,

@@ -15,7 +15,7 @@ BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
 
 bench-bins: $(BENCH_BINS)
 
-$(BUILD)/bench/%: bench/%.c bench/now_ns.h | deps
+$(BUILD)/bench/%: bench/%.c bench/now_ns.h tests/nvme/latency_hist.h | deps
 	@mkdir -p $(@D)
 	$(CC) $(GUEST_CFLAGS) -o $@ $<
 

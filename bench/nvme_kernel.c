@@ -32,9 +32,9 @@
 #include <unistd.h>
 
 #include "now_ns.h"
+#include "../tests/nvme/latency_hist.h"
 
 #define IO_BYTES	4096
-#define HIST_BUCKETS	(59 * 64)
 
 static const char *dev_path;
 static unsigned int depth, secs;
@@ -44,45 +44,12 @@ static uint64_t units;
 struct ring_thread {
 	pthread_t tid;
 	unsigned int nr;
-	uint64_t ios, hist[HIST_BUCKETS], min, max;
+	struct lat_hist lat;
 	uint8_t *bufs;		/* DEPTH buffers of IO_BYTES */
 	uint64_t *t0;		/* each slot's submission time */
 	const char *error;
 	int err;
 };
-
-/* log-linear latency histogram, as tests/nvme/iio_nvme.c's */
-static unsigned int hist_index(uint64_t v)
-{
-	unsigned int e;
-
-	if (v < 64)
-		return v;
-	e = 63 - __builtin_clzll(v);
-	return (e - 5) * 64 + ((v >> (e - 6)) & 63);
-}
-
-static uint64_t hist_value(unsigned int i)
-{
-	if (i < 64)
-		return i;
-	return (uint64_t)(64 + i % 64) << (i / 64 - 1);
-}
-
-static double percentile(const uint64_t *hist, double p, uint64_t n)
-{
-	uint64_t want = (uint64_t)(p * n), seen = 0;
-	unsigned int i;
-
-	if (want < p * n || !want)
-		want++;
-	for (i = 0; i < HIST_BUCKETS; i++) {
-		seen += hist[i];
-		if (seen >= want)
-			return hist_value(i) / 1e3;
-	}
-	return 0;
-}
 
 static uint64_t xorshift(uint64_t *s)
 {
@@ -152,7 +119,7 @@ static void *ring_main(void *arg)
 	cq_mask = (unsigned int *)(cq_ring + p.cq_off.ring_mask);
 	cqes = (struct io_uring_cqe *)(cq_ring + p.cq_off.cqes);
 
-	t->min = ~0ull;
+	lat_hist_init(&t->lat);
 	end = now_ns() + secs * 1000000000ull;
 	pending = 0;
 	/* slot i: sqe i, buffer i; resubmitted as it completes */
@@ -190,12 +157,7 @@ static void *ring_main(void *arg)
 				errno = c->res < 0 ? -c->res : EIO;
 				FAIL(t, "read");
 			}
-			t->ios++;
-			t->hist[hist_index(lat)]++;
-			if (lat < t->min)
-				t->min = lat;
-			if (lat > t->max)
-				t->max = lat;
+			lat_hist_add(&t->lat, lat);
 			inflight--;
 			if (now >= end)
 				continue;
@@ -217,8 +179,9 @@ static void *ring_main(void *arg)
 int main(int argc, char **argv)
 {
 	struct ring_thread *th;
-	uint64_t t0, elapsed, ios = 0, *hist, min = ~0ull, max = 0, bytes;
-	unsigned int rings, i, k;
+	static struct lat_hist lat;
+	uint64_t t0, elapsed, bytes;
+	unsigned int rings, i;
 	int fd;
 
 	if (argc < 5 || argc > 6 || (argc == 6 && strcmp(argv[5], "poll"))) {
@@ -242,8 +205,8 @@ int main(int argc, char **argv)
 	close(fd);
 	units = bytes / IO_BYTES;
 	th = calloc(rings, sizeof(*th));
-	hist = calloc(HIST_BUCKETS, sizeof(*hist));
-	if (!th || !hist || !units) {
+	lat_hist_init(&lat);
+	if (!th || !units) {
 		fprintf(stderr, "nvme_kernel: out of memory or empty device\n");
 		return 1;
 	}
@@ -266,19 +229,10 @@ int main(int argc, char **argv)
 				th[i].error, strerror(th[i].err));
 			return 1;
 		}
-		ios += th[i].ios;
-		for (k = 0; k < HIST_BUCKETS; k++)
-			hist[k] += th[i].hist[k];
-		if (th[i].min < min)
-			min = th[i].min;
-		if (th[i].max > max)
-			max = th[i].max;
+		lat_hist_merge(&lat, &th[i].lat);
 	}
-	printf("rate: %.0f IOPS, %.2f MiB/s\n", ios * 1e9 / elapsed,
-	       ios * (double)IO_BYTES * 1e9 / elapsed / (1024 * 1024));
-	printf("latency: p50 %.1f us, p99 %.1f us, p99.9 %.1f us, min %.1f us, "
-	       "max %.1f us\n", percentile(hist, 0.5, ios),
-	       percentile(hist, 0.99, ios), percentile(hist, 0.999, ios),
-	       min / 1e3, max / 1e3);
+	printf("rate: %.0f IOPS, %.2f MiB/s\n", lat.n * 1e9 / elapsed,
+	       lat.n * (double)IO_BYTES * 1e9 / elapsed / (1024 * 1024));
+	lat_hist_print(&lat);
 	return 0;
 }

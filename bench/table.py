@@ -230,7 +230,8 @@ print("Made by `%s` (QEMU TCG, QEMU_SMP=%s, git %s, %s, host %d-core, shared)." 
       (command, smp, rev, time.strftime("%Y-%m-%d"), __import__("os").cpu_count()))
 print("Ratio is always ours / peer; the goal column says which way is good.")
 if R.get("done", ["1"])[0] != "0" or R.get("qemu_status", ["1"])[0] != "0" or \
-        R.get("iommu_done", ["1"])[0] != "0" or R.get("iommu_qemu_status", ["1"])[0] != "0":
+        R.get("iommu_done", ["1"])[0] != "0" or R.get("iommu_qemu_status", ["1"])[0] != "0" or \
+        R.get("nvmek_done", ["1"])[0] != "0" or R.get("nvmek_qemu_status", ["1"])[0] != "0":
     print()
     print("**The guest run reported failures; see the notes.**")
 print()

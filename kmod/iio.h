@@ -55,6 +55,17 @@ enum iio_irq_type {
 struct iio_class_dev;
 
 /**
+ * enum iio_dma_use - what a stub asks iio_dma_allowed() about
+ * @IIO_DMA_USE_MASTER:	turning bus mastering on (DMA, and MSI)
+ * @IIO_DMA_USE_MSI:	choosing MSI or MSI-X at bind: a memory write by
+ *			the device, lost without bus mastering
+ */
+enum iio_dma_use {
+	IIO_DMA_USE_MASTER,
+	IIO_DMA_USE_MSI,
+};
+
+/**
  * struct iio_range - a part of a region
  * @offset:	its start in the region
  * @len:	its length in bytes; 0: no range
@@ -129,8 +140,9 @@ struct iio_range {
  * @in_use:	called with true when the first file of the device is opened
  *		(a region or event node; a mapping keeps its file open), with
  *		false when the last is closed; not after revocation.  A PCI
- *		stub turns bus mastering on and off here.  Process context,
- *		may sleep; optional
+ *		stub turns bus mastering on and off here, on only where
+ *		iio_dma_allowed() says so.  Process context, may sleep;
+ *		optional
  * @quiesce:	called by iio_unregister_device() once user space can no
  *		longer reach the device (files revoked, every mapping of the
  *		region and of the DMA buffers zapped) and before the framework
@@ -195,6 +207,9 @@ static inline int iio_kstrtou64(const char *buf, u64 *val)
 int iio_register_device(struct device *parent, struct iio_device *idev);
 void iio_revoke_device(struct iio_device *idev);
 void iio_unregister_device(struct iio_device *idev);
+
+bool iio_dma_allowed(struct device *dma_dev, enum iio_dma_use use,
+		     bool *refusal_logged);
 
 void iio_event_add(struct iio_device *idev, u32 n);
 void iio_event_add_vector(struct iio_device *idev, unsigned int vector, u32 n);

@@ -28,7 +28,10 @@
  * out) unless the administrator opted in with the module parameter
  * enable_unsafe_noiommu_mode, as vfio's of that name: the first such
  * buffer taints the kernel (TAINT_USER) and logs one warning.  Only root
- * may use these files (and the region nodes) either way.
+ * may use these files (and the region nodes) either way.  The same policy
+ * tells the PCI stubs whether the device may master the bus at all
+ * (iio_dma_allowed()): programmed from user space it reaches any bus
+ * address, buffer or not, and its MSI messages are memory writes.
  *
  * Mapping: the pages are mapped with the attributes dma_mmap_coherent()
  * would give them (iio_dma_pgprot()), not with the VMA's as given.
@@ -167,38 +170,103 @@ enum iio_dma_protection iio_dma_policy(struct device *dma_dev)
 }
 
 /*
- * 0, or -EPERM with the line that names the opt-in; both kinds of line
- * share one limit (at most ten in five seconds, as iio(4) says).
+ * The line that names the opt-in, after @what ("DMA buffer refused"): one
+ * ratelimit for all of them (at most ten in five seconds, as iio(4) says),
+ * unless @limited is false (a stub's choice at bind, which only the
+ * administrator makes).
  */
-static int iio_dma_permit(struct iio_class_dev *icd, struct device *dma_dev)
+static void iio_dma_refusal(struct device *dev, struct device *dma_dev,
+			    const char *what, bool limited)
 {
 	static DEFINE_RATELIMIT_STATE(refusals, DEFAULT_RATELIMIT_INTERVAL,
 				      DEFAULT_RATELIMIT_BURST);
 
+	if (limited && !__ratelimit(&refusals))
+		return;
+	if (iio_dma_translated(dma_dev))
+		dev_notice(dev,
+			   "%s: %s shares its IOMMU group with other devices, whose DMA mappings it could reach; iio.enable_unsafe_noiommu_mode=1 allows it (unsafe, taints the kernel)\n",
+			   what, dev_name(dma_dev));
+	else
+		dev_notice(dev,
+			   "%s: no IOMMU translates the DMA of %s, which could reach all memory; iio.enable_unsafe_noiommu_mode=1 allows it (unsafe, taints the kernel)\n",
+			   what, dev_name(dma_dev));
+}
+
+/* 0, or -EPERM with the line that names the opt-in (ratelimited) */
+static int iio_dma_permit(struct iio_class_dev *icd, struct device *dma_dev)
+{
 	if (iio_dma_policy(dma_dev) != IIO_DMA_REFUSED)
 		return 0;
-	if (!__ratelimit(&refusals))
-		return -EPERM;
-	if (iio_dma_translated(dma_dev))
-		dev_notice(&icd->dev,
-			   "DMA buffer refused: %s shares its IOMMU group with other devices, whose DMA mappings it could reach; iio.enable_unsafe_noiommu_mode=1 allows it (unsafe, taints the kernel)\n",
-			   dev_name(dma_dev));
-	else
-		dev_notice(&icd->dev,
-			   "DMA buffer refused: no IOMMU translates the DMA of %s, which could reach all memory; iio.enable_unsafe_noiommu_mode=1 allows it (unsafe, taints the kernel)\n",
-			   dev_name(dma_dev));
+	iio_dma_refusal(&icd->dev, dma_dev, "DMA buffer refused", true);
 	return -EPERM;
 }
 
-/* The first buffer without translation of this load: taint and say so. */
-static void iio_dma_unsafe_use(struct device *dma_dev)
+/*
+ * The first use without translation of this load (@what: "DMA buffer",
+ * "bus mastering"): taint and say so.
+ */
+static void iio_dma_unsafe_use(struct device *dma_dev, const char *what)
 {
 	if (atomic_xchg(&iio_dma_unsafe_used, 1))
 		return;
 	add_taint(TAINT_USER, LOCKDEP_STILL_OK);
 	dev_warn(dma_dev,
-		 "iio: DMA buffer without IOMMU translation (enable_unsafe_noiommu_mode): the device can reach all memory; kernel tainted\n");
+		 "iio: %s without IOMMU translation (enable_unsafe_noiommu_mode): the device can reach all memory; kernel tainted\n",
+		 what);
 }
+
+/**
+ * iio_dma_allowed - may a device master the bus (DMA, and MSI)
+ * @dma_dev: the device (its PCI function) that would master the bus
+ * @use: %IIO_DMA_USE_MASTER when the stub is about to turn bus mastering
+ *	on (the first open of the device), %IIO_DMA_USE_MSI when it chooses
+ *	MSI or MSI-X at bind (a memory write by the device: without bus
+ *	mastering it is lost, and the stub uses INTx instead)
+ * @refusal_logged: NULL, or the stub's flag for this binding: the refusal
+ *	is logged only while it is false, and sets it
+ *
+ * The policy of the DMA buffers (iio_dma_policy()), read now: user space
+ * that drives a bus master can make it reach any bus address, with or
+ * without a buffer of ours.  Translated: true.  Unsafe (the administrator
+ * opted in with enable_unsafe_noiommu_mode): true, and for
+ * %IIO_DMA_USE_MASTER the first use of this load without translation
+ * taints the kernel and logs one warning, as the first such DMA buffer
+ * does (one taint and one warning for both).  Refused: false, with the
+ * line that names iio.enable_unsafe_noiommu_mode=1 ("bus mastering
+ * refused: ...", ratelimited with the DMA buffers' refusals, or "MSI
+ * refused (it needs bus mastering), INTx instead: ...", not ratelimited).
+ *
+ * Context: process context.
+ * Return: true where the device may master the bus.
+ */
+bool iio_dma_allowed(struct device *dma_dev, enum iio_dma_use use,
+		     bool *refusal_logged)
+{
+	switch (iio_dma_policy(dma_dev)) {
+	case IIO_DMA_TRANSLATED:
+		return true;
+	case IIO_DMA_UNSAFE:
+		if (use == IIO_DMA_USE_MASTER)
+			iio_dma_unsafe_use(dma_dev, "bus mastering");
+		return true;
+	case IIO_DMA_REFUSED:
+		break;
+	}
+	if (refusal_logged && *refusal_logged)
+		return false;
+	if (use == IIO_DMA_USE_MSI)
+		iio_dma_refusal(dma_dev, dma_dev,
+				"MSI refused (it needs bus mastering), INTx instead",
+				false);
+	else
+		iio_dma_refusal(dma_dev, dma_dev, "bus mastering refused",
+				true);
+	if (refusal_logged)
+		*refusal_logged = true;
+	return false;
+}
+EXPORT_SYMBOL_GPL(iio_dma_allowed);
 
 static ssize_t size_show(struct device *dev, struct device_attribute *attr,
 			 char *buf)
@@ -425,7 +493,7 @@ static int iio_dma_add(struct iio_class_dev *icd, struct device *dma_dev,
 	}
 	buffer->translated = iio_dma_translated(dma_dev);
 	if (!iio_dma_confined(dma_dev))
-		iio_dma_unsafe_use(dma_dev);
+		iio_dma_unsafe_use(dma_dev, "DMA buffer");
 
 	sysfs_bin_attr_init(&buffer->data);
 	buffer->data.attr.name = "buffer";

@@ -79,6 +79,10 @@ static char *mode = "cyclic";
 module_param(mode, charp, 0444);
 MODULE_PARM_DESC(mode, "event source: cyclic (default) or oneshot");
 
+static bool event_write = true;
+module_param(event_write, bool, 0444);
+MODULE_PARM_DESC(event_write, "give the event node a write (default yes; no: write() fails with EOPNOTSUPP, as for a stub without event_write)");
+
 static char *alloc = "vmalloc";
 module_param(alloc, charp, 0444);
 MODULE_PARM_DESC(alloc, "where the memory comes from: vmalloc (default) or pages (one block of the page allocator, without __GFP_COMP)");
@@ -281,7 +285,7 @@ static int iio_dummy_probe(struct platform_device *pdev)
 						 IIO_IRQ_ONESHOT,
 		.freq = freq,
 		.handler = iio_dummy_handler,
-		.event_write = iio_dummy_event_write,
+		.event_write = event_write ? iio_dummy_event_write : NULL,
 	};
 	platform_set_drvdata(pdev, dummy);
 

@@ -14,8 +14,10 @@
  *
  * Interrupt: INTx, shared; the handler reads the interrupt status (0x24),
  * returns IRQ_NONE when it is zero (not ours), else acknowledges it
- * (0x64) and returns IRQ_HANDLED.  With msi=1 an MSI vector is used; with
- * threaded=1 the handler runs in an interrupt thread (IIO_THREADED).
+ * (0x64) and returns IRQ_HANDLED.  With msi=1 an MSI vector is used where
+ * bus mastering is allowed (iio_dma_allowed(): MSI is a memory write by the
+ * device), else INTx and one line in the log; with threaded=1 the handler
+ * runs in an interrupt thread (IIO_THREADED).
  *
  * Event device write: a native-endian 32-bit value, not 0, is written to
  * the raise register (0x60), so the device interrupts for real.
@@ -27,7 +29,9 @@
  * 1 = edu to RAM, bit 2 interrupt 0x100 on completion), all set from user
  * space with the buffer's bus_addr.  edu drives 28 address bits, which is
  * the DMA mask.  Bus mastering is on only while a file of the device is
- * open (in_use), and cleared before the buffer goes away (quiesce).
+ * open (in_use) and the DMA policy allows it (iio_dma_allowed(): the
+ * engine reaches any bus address it is given, buffer or not), and cleared
+ * before the buffer goes away (quiesce).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -59,6 +63,16 @@ static bool threaded;
 module_param(threaded, bool, 0444);
 MODULE_PARM_DESC(threaded, "run the handler in an interrupt thread (IIO_THREADED; with INTx only if no other driver shares the line) (default no)");
 
+/**
+ * struct iio_edu - one bound edu
+ * @idev:		what the framework knows of it
+ * @master_refused:	bus mastering was refused and the log says so
+ */
+struct iio_edu {
+	struct iio_device idev;
+	bool master_refused;
+};
+
 static irqreturn_t iio_edu_handler(int irq, struct iio_device *idev)
 {
 	u32 status = ioread32(idev->virtaddr + EDU_REG_IRQ_STATUS);
@@ -84,15 +98,20 @@ static ssize_t iio_edu_event_write(struct iio_device *idev, const void *buf,
 	return sizeof(val);
 }
 
-/* Bus mastering (DMA, and MSI, a memory write) only while in use. */
+/*
+ * Bus mastering (DMA, and MSI, a memory write) only while in use, and only
+ * where the DMA policy allows it; in_use calls are serialised.
+ */
 static void iio_edu_in_use(struct iio_device *idev, bool used)
 {
+	struct iio_edu *edu = container_of(idev, struct iio_edu, idev);
 	struct pci_dev *pdev = idev->priv;
 
-	if (used)
-		pci_set_master(pdev);
-	else
+	if (!used)
 		pci_clear_master(pdev);
+	else if (iio_dma_allowed(&pdev->dev, IIO_DMA_USE_MASTER,
+				 &edu->master_refused))
+		pci_set_master(pdev);
 }
 
 /*
@@ -113,11 +132,14 @@ static void iio_edu_quiesce(struct iio_device *idev)
 static int iio_edu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
 	struct iio_device *idev;
+	struct iio_edu *edu;
+	bool use_msi;
 	int ret;
 
-	idev = devm_kzalloc(&pdev->dev, sizeof(*idev), GFP_KERNEL);
-	if (!idev)
+	edu = devm_kzalloc(&pdev->dev, sizeof(*edu), GFP_KERNEL);
+	if (!edu)
 		return -ENOMEM;
+	idev = &edu->idev;
 
 	ret = pcim_enable_device(pdev);
 	if (ret)
@@ -135,8 +157,10 @@ static int iio_edu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	/* bus mastering only while user space uses the device (in_use) */
 	pci_clear_master(pdev);
 
+	/* MSI is a memory write: without bus mastering it is lost */
+	use_msi = msi && iio_dma_allowed(&pdev->dev, IIO_DMA_USE_MSI, NULL);
 	ret = pci_alloc_irq_vectors(pdev, 1, 1,
-				    msi ? PCI_IRQ_MSI : PCI_IRQ_LEGACY);
+				    use_msi ? PCI_IRQ_MSI : PCI_IRQ_LEGACY);
 	if (ret < 0)
 		return ret;
 

@@ -31,13 +31,19 @@
  *    for are taken if that is all the device has; a device without MSI-X
  *    falls back to MSI, then INTx, and says so.
  *  - A device with neither gets no event source (its event device: EIO).
+ *  - MSI and MSI-X are memory writes by the device, lost without bus
+ *    mastering: where the DMA policy refuses bus mastering
+ *    (iio_dma_allowed()), msi=1 and vectors=N fall back to INTx, with one
+ *    line in the log that names the opt-in.
  * Any other write to the event device: EINVAL.  The PCI device's sysfs
  * attribute irq_mode says which one is in use: msix, msi, intx or none.
  *
  * DMA: user space adds coherent buffers to the device of the lowest BAR by
  * writing a size to its dma_request attribute (see iio(4)), up to dma_max
  * bytes in all, below a DMA mask of dma_bits bits.  They are freed on
- * unbind, after bus mastering is cleared and every mapping is gone.
+ * unbind, after bus mastering is cleared and every mapping is gone.  Bus
+ * mastering is turned on only where the DMA policy allows it: a device
+ * user space drives reaches any bus address it is given.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -127,7 +133,8 @@ struct iio_pci_vector {
  * @irq_enabled: MSI only: the vector is enabled
  * @removing:	unbinding: the event device no longer masks or unmasks
  * @users:	how many of @bars are in use (their files open): bus
- *		mastering is on while there are any
+ *		mastering is on while there are any (where it is allowed)
+ * @master_refused: bus mastering was refused and the log says so
  * @subpage:	the reservations of the rest of sub-page BARs' last pages
  */
 struct iio_pci_generic {
@@ -144,6 +151,7 @@ struct iio_pci_generic {
 	bool irq_enabled;
 	bool removing;
 	unsigned int users;
+	bool master_refused;
 	struct resource *subpage[PCI_STD_NUM_BARS];
 };
 
@@ -286,16 +294,20 @@ static irqreturn_t iio_pci_generic_vector(int irq, void *dev_id)
 
 /*
  * The interrupt of @gdev: MSI-X if vectors are asked for and present, MSI
- * if asked for (or instead of MSI-X) and present, else INTx.
+ * if asked for (or instead of MSI-X) and present, else INTx.  MSI and
+ * MSI-X only where bus mastering is allowed: they are memory writes.
  */
 static int iio_pci_generic_irq(struct iio_pci_generic *gdev, long *irq)
 {
 	struct pci_dev *pdev = gdev->pdev;
+	bool want_msi = msi || vectors;
 	int ret;
 
 	*irq = IIO_IRQ_NONE;
 	gdev->nr_vectors = 1;
-	if (vectors) {
+	if (want_msi && (pdev->msi_cap || (vectors && pdev->msix_cap)))
+		want_msi = iio_dma_allowed(&pdev->dev, IIO_DMA_USE_MSI, NULL);
+	if (vectors && want_msi) {
 		ret = pci_alloc_irq_vectors(pdev, 1, vectors, PCI_IRQ_MSIX);
 		if (ret > 0) {
 			gdev->mode = IIO_PCI_IRQ_MSIX;
@@ -305,7 +317,7 @@ static int iio_pci_generic_irq(struct iio_pci_generic *gdev, long *irq)
 			pci_info(pdev, "no MSI-X, trying MSI\n");
 		}
 	}
-	if (!gdev->mode && (msi || vectors)) {
+	if (!gdev->mode && want_msi) {
 		if (pci_alloc_irq_vectors(pdev, 1, 1, PCI_IRQ_MSI) > 0)
 			gdev->mode = IIO_PCI_IRQ_MSI;
 		else
@@ -382,7 +394,8 @@ ATTRIBUTE_GROUPS(iio_pci_generic);
 /*
  * Bus mastering is on while any BAR's device is in use: user space drives
  * the device then, and DMA and MSI (a memory write) need it.  Not on a
- * device without DMA buffers (dma_max=0) that uses INTx.
+ * device without DMA buffers (dma_max=0) that uses INTx, nor where the DMA
+ * policy refuses it (iio_dma_allowed()).
  */
 static void iio_pci_generic_in_use(struct iio_device *idev, bool used)
 {
@@ -391,8 +404,12 @@ static void iio_pci_generic_in_use(struct iio_device *idev, bool used)
 
 	mutex_lock(&gdev->irq_lock);
 	if (used ? !gdev->users++ : !--gdev->users) {
-		if (!used || dma_max || iio_pci_generic_uses_msi(gdev))
-			iio_pci_generic_set_master(gdev, used);
+		if (!used)
+			iio_pci_generic_set_master(gdev, false);
+		else if ((dma_max || iio_pci_generic_uses_msi(gdev)) &&
+			 iio_dma_allowed(&gdev->pdev->dev, IIO_DMA_USE_MASTER,
+					 &gdev->master_refused))
+			iio_pci_generic_set_master(gdev, true);
 	}
 	mutex_unlock(&gdev->irq_lock);
 }

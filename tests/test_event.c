@@ -421,6 +421,27 @@ static void event_write_over_64_bytes(void)
 	close(fd);
 }
 
+/*
+ * A stub without event_write (the dummy with event_write=0): a write of up
+ * to 64 bytes fails with EOPNOTSUPP and raises nothing; more than 64 is
+ * still EINVAL, checked first.
+ */
+static void event_write_missing_is_eopnotsupp(void)
+{
+	static char buf[65] = { 1 };
+	int fd;
+
+	dummy_reload("freq=0 event_write=0");
+	nr = dummy_nr(0);
+	fd = open_event(O_RDWR);
+	EXPECT_ERRNO(write(fd, buf, 4), EOPNOTSUPP);
+	EXPECT_ERRNO(write(fd, buf, 64), EOPNOTSUPP);
+	EXPECT_ERRNO(write(fd, buf, 65), EINVAL);
+	EXPECT_EQ(read_num(iio_attr_path(nr, "event")), 0);
+	close(fd);
+	dummy_reload("");
+}
+
 /* POLLOUT is never reported, whatever the state (write never blocks) */
 static void pollout_never_reported(void)
 {
@@ -719,6 +740,7 @@ static const struct check_case cases[] = {
 	CASE(sa_restart_restarts_read),
 	CASE(event_write_validation),
 	CASE(event_write_over_64_bytes),
+	CASE(event_write_missing_is_eopnotsupp),
 	CASE(pollout_never_reported),
 	CASE(ioctl_is_enotty),
 	CASE_T(no_event_lost_across_cpus, 120),

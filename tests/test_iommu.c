@@ -10,6 +10,8 @@
  * only), and the user-space NVMe driver works with MSI-X completions,
  * at depth on three queues, polled, and with PRP lists of 128 KiB
  * commands, its queues, lists and data all behind the IOMMU, all without iio.enable_unsafe_noiommu_mode (iio(4)).
+ * Where the IOMMU cannot confine a device (a group shared with another),
+ * its DMA buffers and its bus mastering are refused.
  * Without the IOMMU the same write does overwrite the canary (test_dma's
  * edu_overwrites_any_page_without_iommu).
  *
@@ -206,6 +208,35 @@ static void shared_group_refused(void)
 }
 
 /*
+ * Bus mastering follows the same policy: off while the shared group's edus
+ * are open (edu's engine would reach the other function's mappings), with
+ * one line each naming the group and the opt-in; on for the translated
+ * edu 00:10.0 while open.
+ */
+static void shared_group_bus_master_refused(void)
+{
+	static const char *const pci[] = { "0000:00:14.0", "0000:00:14.1" };
+	char line[200];
+	int i, fd;
+
+	for (i = 0; i < 2; i++) {
+		fd = MUST(open(iio_node(iio_find_by_parent(pci[i]), ""), O_RDWR));
+		EXPECT_EQ(pci_command(pci[i]) & PCI_CMD_MASTER, 0);
+		close(fd);
+		snprintf(line, sizeof(line),
+			 "bus mastering refused: %s shares its IOMMU group with other devices, whose DMA mappings it could reach; iio.enable_unsafe_noiommu_mode=1 allows it",
+			 pci[i]);
+		EXPECT_EQ(kmsg_count(line), 1);
+	}
+	fd = MUST(open(iio_node(iio_find_by_parent("0000:00:10.0"), ""), O_RDWR));
+	EXPECT(pci_command("0000:00:10.0") & PCI_CMD_MASTER);
+	close(fd);
+	EXPECT_EQ(pci_command("0000:00:10.0") & PCI_CMD_MASTER, 0);
+	EXPECT_EQ(kmsg_count("bus mastering refused: 0000:00:10.0"), 0);
+	EXPECT_EQ(read_num("/proc/sys/kernel/tainted") & (1 << 6), 0);
+}
+
+/*
  * iio_nvme at depth: a verify of the whole namespace at depth 32 on three
  * queues (interrupts), a polled random-read run at depth 32 on three
  * queues, and 128 KiB commands (PRP lists) writing the test image back,
@@ -233,6 +264,7 @@ static void nvme_at_depth(void)
 static const struct check_case cases[] = {
 	CASE(every_device_translated),
 	CASE(shared_group_refused),
+	CASE(shared_group_bus_master_refused),
 	CASE(edu_copies_through_iommu),
 	CASE(canary_out_of_reach),
 	CASE_T(nvme_driver_works, 120),

@@ -380,20 +380,30 @@ static void mmap_races_unregister(void)
 	dummy_reload("");
 }
 
-/* a long read() in progress when the region goes away */
+/*
+ * A long read() in progress when the region goes away.  The child tells
+ * when its first whole 64 MiB read is done (no sleep standing for "it is
+ * reading now"); from then on it reads again and again, each read long
+ * under TCG, so the removal meets one of them.
+ */
 static void read_in_progress_at_remove(void)
 {
+	int fd, fds[2];
+	char ready;
 	pid_t pid;
 
 	dummy_reload("size=0x4000000 freq=0");
 	nr = dummy_nr(0);
+	fd = MUST(open(iio_node(nr, ""), O_RDONLY));
+	MUST(pipe(fds));
 	pid = fork();
 	if (!pid) {
 		char *buf = malloc(0x4000000);
-		int fd = open(iio_node(nr, ""), O_RDONLY);
 		ssize_t n;
 
-		if (fd < 0 || !buf)
+		close(fds[0]);
+		if (!buf || pread(fd, buf, 0x4000000, 0) != 0x4000000 ||
+		    write(fds[1], "r", 1) != 1)
 			_exit(2);
 		do {
 			n = pread(fd, buf, 0x4000000, 0);
@@ -403,7 +413,10 @@ static void read_in_progress_at_remove(void)
 			n = pread(fd, buf, 0x4000000, 0);
 		_exit(n == -1 && errno == EIO ? 0 : 1);
 	}
-	msleep(300);
+	close(fds[1]);
+	close(fd);
+	EXPECT_EQ(read(fds[0], &ready, 1), 1);
+	close(fds[0]);
 	remove_dummy();
 	expect_child_ok(pid);
 	dummy_reload("");

@@ -4,7 +4,10 @@
  * refused with EPERM and a log line naming the opt-in, a stub's own
  * buffers left out, dma_iommu saying so; then, with
  * iio.enable_unsafe_noiommu_mode set at run time, allowed, the kernel
- * tainted (TAINT_USER) and one warning logged.
+ * tainted (TAINT_USER) and one warning logged.  Bus mastering (which the
+ * device's own DMA and MSI need) is refused too: off while the device is
+ * open, one line per binding naming the opt-in, and MSI or MSI-X asked for
+ * gives INTx instead.
  *
  * It needs a boot of its own without the opt-in and without an IOMMU
  * (tests/run runs it so), and its cases run in this order: the taint of
@@ -31,6 +34,11 @@
 #define REFUSED(pci)	"DMA buffer refused: no IOMMU translates the DMA of " pci
 #define OPT_IN		"iio.enable_unsafe_noiommu_mode=1"
 #define UNSAFE_USE	"DMA buffer without IOMMU translation"
+#define MASTER_REFUSED	"bus mastering refused"
+#define MSI_REFUSED	"MSI refused (it needs bus mastering), INTx instead"
+#define EDU_IRQ_STATUS	0x24
+#define EDU_IRQ_RAISE	0x60
+#define EDU_IRQ_ACK	0x64
 
 static unsigned long long tainted(void)
 {
@@ -69,6 +77,75 @@ static void edu_interrupt(int nr)
 		FAIL("no event within 5 s");
 	EXPECT_EQ(event_read(pfd.fd), before + 1);
 	close(pfd.fd);
+}
+
+/*
+ * Lines "@head: no IOMMU translates the DMA of @pci, which could reach all
+ * memory; iio.enable_unsafe_noiommu_mode=1 allows it (unsafe, ...)"
+ */
+static unsigned int refusals(const char *head, const char *pci)
+{
+	char text[256];
+
+	snprintf(text, sizeof(text), "%s: no IOMMU translates the DMA of %s, "
+		 "which could reach all memory; " OPT_IN " allows it (unsafe, "
+		 "taints the kernel)", head, pci);
+	return kmsg_count(text);
+}
+
+/* iio_pci_generic's irq_mode of the edu it drives */
+static const char *irq_mode(void)
+{
+	return read_text("/sys/bus/pci/devices/" EDU_PCI "/irq_mode");
+}
+
+/*
+ * A real interrupt of edu @nr, driven by iio_pci_generic on INTx: raised,
+ * one event, acknowledged in edu, INTx unmasked through the event node.
+ * The line is the PCI device's (not an MSI vector's).
+ */
+static void generic_intx_event(int nr)
+{
+	struct pollfd pfd = { .events = POLLIN };
+	volatile uint32_t *regs = edu_map(nr);
+	uint32_t one = 1, before;
+
+	EXPECT_EQ(read_num(iio_attr_path(nr, "irq")),
+		  read_num("/sys/bus/pci/devices/" EDU_PCI "/irq"));
+	pfd.fd = MUST(open(iio_node(nr, "_event"), O_RDWR));
+	before = read_num(iio_attr_path(nr, "event"));
+	regs[EDU_IRQ_RAISE / 4] = 1;
+	if (poll(&pfd, 1, 5000) != 1)
+		FAIL("no event within 5 s");
+	EXPECT_EQ(event_read(pfd.fd), before + 1);
+	regs[EDU_IRQ_ACK / 4] = regs[EDU_IRQ_STATUS / 4];
+	EXPECT_EQ(write(pfd.fd, &one, 4), 4);
+	munmap((void *)regs, 4096);
+	close(pfd.fd);
+}
+
+/*
+ * Open iio device @nr of PCI device @pci twice (the second while the first
+ * is open, then again after both closed): bus mastering stays off, and its
+ * refusal is logged once for this binding: @lines in all, counting the
+ * earlier bindings'.
+ */
+static void master_stays_off(int nr, const char *pci, unsigned int lines)
+{
+	int fd, fd2;
+
+	fd = MUST(open(iio_node(nr, ""), O_RDWR));
+	EXPECT_EQ(pci_command(pci) & PCI_CMD_MASTER, 0);
+	fd2 = MUST(open(iio_node(nr, "_event"), O_RDWR));
+	EXPECT_EQ(pci_command(pci) & PCI_CMD_MASTER, 0);
+	close(fd2);
+	close(fd);
+	fd = MUST(open(iio_node(nr, ""), O_RDWR));
+	EXPECT_EQ(pci_command(pci) & PCI_CMD_MASTER, 0);
+	close(fd);
+	EXPECT_EQ(refusals(MASTER_REFUSED, pci), lines);
+	EXPECT_EQ(tainted() & TAINT_USER, 0);
+	EXPECT_EQ(kmsg_count("without IOMMU translation"), 0);
 }
 
 /* the boot is as this program needs it: no opt-in, no taint of ours */
@@ -126,14 +203,114 @@ static void dma_request_refused(void)
 }
 
 /*
+ * The refusal lines share one ratelimit (ten in five seconds, iio(4)), and
+ * the four cases after this one log nine of them and count them: past five
+ * seconds since the last window began (which was before now), a new one
+ * begins, so their counts hold however fast or slow the guest is.  (The
+ * NVMe case's lines may then be dropped: it counts none.)
+ */
+static void refusals_new_window(void)
+{
+	msleep(5500);
+}
+
+/*
+ * iio_edu's two edus, which edu_registers_without_dma opened: bus
+ * mastering off while open, one line each (edu's DMA engine, programmed
+ * from user space, would reach any address, buffer or not).
+ */
+static void edu_bus_master_refused(void)
+{
+	master_stays_off(iio_find_by_parent(EDU0_PCI), EDU0_PCI, 1);
+	master_stays_off(iio_find_by_parent(EDU1_PCI), EDU1_PCI, 1);
+}
+
+/* iio_pci_generic (dma_max 4 MiB, INTx): bus mastering off, one line */
+static void generic_bus_master_refused(void)
+{
+	int nr = bind_generic();
+
+	master_stays_off(nr, EDU_PCI, 1);
+	EXPECT_STREQ(irq_mode(), "intx");
+	generic_intx_event(nr);
+}
+
+/*
+ * iio_pci_generic with msi=1, then vectors=2 (edu has MSI, no MSI-X): INTx
+ * instead, one line each binding naming the opt-in, events on INTx, bus
+ * mastering off with its own line each binding.
+ */
+static void generic_msi_falls_back_to_intx(void)
+{
+	int nr;
+
+	EXPECT_EQ(refusals(MSI_REFUSED, EDU_PCI), 0);
+	pci_generic_reload("msi=1");
+	nr = pci_bar_nr(EDU_PCI, 0);
+	EXPECT_STREQ(irq_mode(), "intx");
+	EXPECT_EQ(refusals(MSI_REFUSED, EDU_PCI), 1);
+	generic_intx_event(nr);
+	generic_intx_event(nr);
+	master_stays_off(nr, EDU_PCI, 2);
+
+	pci_generic_reload("vectors=2");
+	nr = pci_bar_nr(EDU_PCI, 0);
+	EXPECT_STREQ(irq_mode(), "intx");
+	EXPECT_EQ(read_num(iio_attr_path(nr, "vectors")), 1);
+	EXPECT(!path_exists(iio_node(nr, "_event1")));
+	EXPECT_EQ(refusals(MSI_REFUSED, EDU_PCI), 2);
+	EXPECT_EQ(kmsg_count(EDU_PCI ": no MSI-X, trying MSI"), 0);
+	generic_intx_event(nr);
+	master_stays_off(nr, EDU_PCI, 3);
+	pci_generic_reload("");
+	EXPECT_EQ(refusals(MSI_REFUSED, EDU_PCI), 2);
+}
+
+/*
+ * iio_edu with msi=1: INTx instead (the PCI device's line, not a PCI-MSI
+ * vector), one line per edu; interrupts work.
+ */
+static void edu_msi_falls_back_to_intx(void)
+{
+	int i, nr;
+
+	EXPECT_EQ(module_unload("iio_edu"), 0);
+	EXPECT_EQ(module_load("iio_edu", "msi=1"), 0);
+	for (i = 0; i < 2; i++) {
+		const char *pci = i ? EDU1_PCI : EDU0_PCI;
+		char path[64];
+
+		nr = iio_find_by_parent(pci);
+		EXPECT(nr >= 0);
+		EXPECT_EQ(refusals(MSI_REFUSED, pci), 1);
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/irq", pci);
+		EXPECT_EQ(read_num(iio_attr_path(nr, "irq")), read_num(path));
+		EXPECT(shell("grep -q '^ *%llu:.*PCI-MSI' /proc/interrupts",
+			     read_num(iio_attr_path(nr, "irq"))) != 0);
+		edu_interrupt(nr);
+		EXPECT_EQ(pci_command(pci) & PCI_CMD_MASTER, 0);
+		EXPECT_EQ(refusals(MASTER_REFUSED, pci), 2);
+	}
+	EXPECT_EQ(module_unload("iio_edu"), 0);
+	EXPECT_EQ(module_load("iio_edu", ""), 0);
+	EXPECT_EQ(tainted() & TAINT_USER, 0);
+}
+
+/*
  * The user-space NVMe driver refused its buffer: exit 3 (setup), one line
- * naming the opt-in (tests/nvme/iio_udrv.c's message for EPERM).
+ * naming the opt-in (tests/nvme/iio_udrv.c's message for EPERM).  Its
+ * iio_pci_generic (vectors=4) uses INTx, MSI-X being refused.
  */
 static void nvme_driver_names_opt_in(void)
 {
 	char want[256];
 	int nr = nvme_bind();
 
+	/* vectors=4 on a device with MSI-X: INTx instead, one line */
+	EXPECT_STREQ(read_text("/sys/bus/pci/devices/" NVME_PCI "/irq_mode"),
+		     "intx");
+	EXPECT_EQ(refusals(MSI_REFUSED, NVME_PCI), 1);
+	EXPECT_EQ(kmsg_count(NVME_PCI ": 4 MSI-X vectors"), 0);
 	EXPECT_EQ(nvme_driver("", NVME_PCI), EXIT_SETUP);
 	snprintf(want, sizeof(want), "iio_nvme: dma_request of iio%d: no IOMMU "
 		 "translates its DMA; boot with an IOMMU or opt in with "
@@ -185,6 +362,11 @@ static const struct check_case cases[] = {
 	CASE(booted_without_opt_in),
 	CASE(edu_registers_without_dma),
 	CASE(dma_request_refused),
+	CASE_T(refusals_new_window, 15),
+	CASE(edu_bus_master_refused),
+	CASE(generic_bus_master_refused),
+	CASE_T(generic_msi_falls_back_to_intx, 60),
+	CASE_T(edu_msi_falls_back_to_intx, 60),
 	CASE_T(nvme_driver_names_opt_in, 60),
 	CASE(opt_in_taints_once),
 };

@@ -167,6 +167,58 @@ static int wait_exit(pid_t pid, unsigned int ms)
 }
 
 /*
+ * Start iio_nvme ARGS on the controller in the background (its output in
+ * NVME_OUT and NVME_ERR) and return once it printed a line starting with
+ * @started (or after 10 s, whatever happens: the caller unbinds before
+ * judging it), and 300 ms more, well into its commands.
+ */
+static pid_t start_driver(const char *args, const char *started)
+{
+	char cmd[256];
+	pid_t drv;
+	int i;
+
+	snprintf(cmd, sizeof(cmd), "exec iio_nvme %s " NVME_PCI " > "
+		 NVME_OUT " 2> " NVME_ERR, args);
+	drv = fork();
+	if (drv < 0)
+		FAIL("fork: %s", strerror(errno));
+	if (!drv) {
+		execlp("sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	snprintf(cmd, sizeof(cmd), "grep -q '^%s' " NVME_OUT " 2>/dev/null",
+		 started);
+	for (i = 0; i < 100 && shell(cmd); i++)
+		msleep(100);
+	msleep(300);
+	return drv;
+}
+
+/*
+ * The driver unbound under it (@early: its exit status if it had already
+ * ended before the unbind, else -1; @status: its exit status after)
+ * exited "device gone" with one line; bound again, the controller (left
+ * enabled, its queues in freed memory) is reset by the driver and works.
+ */
+static void expect_gone_then_works(int early, int status)
+{
+	if (early >= 0)
+		FAIL("the driver ended before the unbind: exit %d: %s", early,
+		     nvme_driver_err());
+	if (status != EXIT_GONE)
+		FAIL("driver exit %d, want %d: %s", status, EXIT_GONE,
+		     nvme_driver_err());
+	EXPECT(strstr(nvme_driver_err(), "iio_nvme: device gone") == nvme_driver_err());
+	EXPECT_EQ(shell("[ $(wc -l < " NVME_ERR ") = 1 ]"), 0);
+	check_note("%s", nvme_driver_err());
+	nvme_bind();
+	nvme_driver_ok("--reads 10 --check");
+	EXPECT_STREQ(nvme_out_line("reads: "), "10 x 4096 bytes, 0 mismatches");
+	nvme_unbind();
+}
+
+/*
  * Unbind while a reader is blocked on vector 1 and the driver is reading:
  * the reader gets EIO, the driver exits "device gone" with one line, the
  * kernel log stays clean; bound again, the controller (left enabled, its
@@ -174,7 +226,7 @@ static int wait_exit(pid_t pid, unsigned int ms)
  */
 static void unbind_under_blocked_reader(void)
 {
-	int nr = nvme_bind(), efd, efd2, i, early, reader_status, drv_status;
+	int nr = nvme_bind(), efd, efd2, early, reader_status, drv_status;
 	int reader2_status;
 	pid_t reader, reader2, drv;
 
@@ -182,18 +234,7 @@ static void unbind_under_blocked_reader(void)
 	efd2 = MUST(open(iio_node(nr, "_event2"), O_RDONLY));
 	reader = blocked_reader(efd);
 	reader2 = blocked_reader(efd2);
-	drv = fork();
-	if (drv < 0)
-		FAIL("fork: %s", strerror(errno));
-	if (!drv) {
-		execlp("sh", "sh", "-c", "exec iio_nvme --reads 1000000 "
-		       NVME_PCI " > " NVME_OUT " 2> " NVME_ERR, (char *)NULL);
-		_exit(127);
-	}
-	/* until it reads; whatever happens, unbind before judging it */
-	for (i = 0; i < 100 && shell("grep -q '^interrupts:' " NVME_OUT " 2>/dev/null"); i++)
-		msleep(100);
-	msleep(300);
+	drv = start_driver("--reads 1000000", "interrupts:");
 	early = wait_exit(drv, 0);
 	nvme_unbind();
 	reader_status = wait_exit(reader, 5000);
@@ -206,22 +247,9 @@ static void unbind_under_blocked_reader(void)
 	}
 	close(efd);
 	close(efd2);
-	if (early >= 0)
-		FAIL("the driver ended before the unbind: exit %d: %s", early,
-		     nvme_driver_err());
 	EXPECT_EQ(reader_status, 0);		/* EIO */
 	EXPECT_EQ(reader2_status, 0);
-	if (drv_status != EXIT_GONE)
-		FAIL("driver exit %d, want %d: %s", drv_status, EXIT_GONE,
-		     nvme_driver_err());
-	EXPECT(strstr(nvme_driver_err(), "iio_nvme: device gone") == nvme_driver_err());
-	EXPECT_EQ(shell("[ $(wc -l < " NVME_ERR ") = 1 ]"), 0);
-	check_note("%s", nvme_driver_err());
-
-	nvme_bind();
-	nvme_driver_ok("--reads 10 --check");
-	EXPECT_STREQ(nvme_out_line("reads: "), "10 x 4096 bytes, 0 mismatches");
-	nvme_unbind();
+	expect_gone_then_works(early, drv_status);
 }
 
 /* the rate and latency lines of a perf run of @what, as a note */
@@ -465,42 +493,17 @@ static void lost_interrupt_times_out(void)
  */
 static void unbind_under_run(const char *args)
 {
-	int i, early, status;
+	int early, status;
 	pid_t drv;
 
 	nvme_bind();
-	drv = fork();
-	if (drv < 0)
-		FAIL("fork: %s", strerror(errno));
-	if (!drv) {
-		char cmd[256];
-
-		snprintf(cmd, sizeof(cmd), "exec iio_nvme %s " NVME_PCI " > "
-			 NVME_OUT " 2> " NVME_ERR, args);
-		execlp("sh", "sh", "-c", cmd, (char *)NULL);
-		_exit(127);
-	}
-	for (i = 0; i < 100 && shell("grep -q '^perf:' " NVME_OUT " 2>/dev/null"); i++)
-		msleep(100);
-	msleep(300);
+	drv = start_driver(args, "perf:");
 	early = wait_exit(drv, 0);
 	nvme_unbind();
 	status = early >= 0 ? early : wait_exit(drv, 10000);
 	if (status < 0)
 		kill(drv, SIGKILL);
-	if (early >= 0)
-		FAIL("the driver ended before the unbind: exit %d: %s", early,
-		     nvme_driver_err());
-	if (status != EXIT_GONE)
-		FAIL("driver exit %d, want %d: %s", status, EXIT_GONE,
-		     nvme_driver_err());
-	EXPECT(strstr(nvme_driver_err(), "iio_nvme: device gone") == nvme_driver_err());
-	EXPECT_EQ(shell("[ $(wc -l < " NVME_ERR ") = 1 ]"), 0);
-	check_note("%s", nvme_driver_err());
-	nvme_bind();
-	nvme_driver_ok("--reads 10 --check");
-	EXPECT_STREQ(nvme_out_line("reads: "), "10 x 4096 bytes, 0 mismatches");
-	nvme_unbind();
+	expect_gone_then_works(early, status);
 }
 
 static void unbind_under_interrupt_run(void)

@@ -32,8 +32,6 @@
 #define EDU_IRQ_STATUS	0x24
 #define EDU_IRQ_RAISE	0x60
 #define EDU_IRQ_ACK	0x64
-#define COMMAND_MASTER	0x4
-#define COMMAND_INTX_DISABLE 0x400
 #define LATENCY_MS	90		/* the kernel's spurious-IRQ poll: 100 */
 
 static const char *pci_path(const char *pci, const char *file)
@@ -42,22 +40,6 @@ static const char *pci_path(const char *pci, const char *file)
 
 	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/%s", pci, file);
 	return path;
-}
-
-/* @len bytes of @pci's config space at @off */
-static uint32_t pci_config(const char *pci, unsigned int off, size_t len)
-{
-	uint32_t val = 0;
-	int fd = MUST(open(pci_path(pci, "config"), O_RDONLY));
-
-	EXPECT_EQ(pread(fd, &val, len, off), (ssize_t)len);
-	close(fd);
-	return val;
-}
-
-static unsigned int pci_command(const char *pci)
-{
-	return pci_config(pci, 4, 2);
 }
 
 static void bind(const char *pci)
@@ -264,8 +246,8 @@ static void intx_masked_after_unbind(void)
 	edu_dma_into_buffer(gnr);
 	unbind(EDU_PCI);	/* edu's DMA takes 100 ms: still in flight */
 	munmap((void *)gregs, 4096);
-	EXPECT(pci_command(EDU_PCI) & COMMAND_INTX_DISABLE);
-	EXPECT(!(pci_command(EDU_PCI) & COMMAND_MASTER));
+	EXPECT(pci_command(EDU_PCI) & PCI_CMD_INTX_DISABLE);
+	EXPECT(!(pci_command(EDU_PCI) & PCI_CMD_MASTER));
 
 	raw = map_resource0(EDU_PCI);
 	edu_dma_done_ack(raw);		/* the DMA completed, interrupting */
@@ -299,7 +281,7 @@ static void intx_masked_after_rmmod(void)
 	edu_dma_into_buffer(enr);
 	EXPECT_EQ(module_unload("iio_edu"), 0);
 	munmap((void *)eregs, 4096);
-	EXPECT(pci_command(edu_pci) & COMMAND_INTX_DISABLE);
+	EXPECT(pci_command(edu_pci) & PCI_CMD_INTX_DISABLE);
 
 	raw = map_resource0(edu_pci);
 	edu_dma_done_ack(raw);
@@ -399,39 +381,39 @@ static void bus_master_while_in_use(void)
 
 	bind(EDU_PCI);
 	nr = pci_bar_nr(EDU_PCI, 0);
-	EXPECT_EQ(pci_command(EDU_PCI) & COMMAND_MASTER, 0);
+	EXPECT_EQ(pci_command(EDU_PCI) & PCI_CMD_MASTER, 0);
 	fd = MUST(open(iio_node(nr, ""), O_RDONLY));
-	EXPECT(pci_command(EDU_PCI) & COMMAND_MASTER);
+	EXPECT(pci_command(EDU_PCI) & PCI_CMD_MASTER);
 	efd = MUST(open(iio_node(nr, "_event"), O_RDONLY));
 	close(fd);
-	EXPECT(pci_command(EDU_PCI) & COMMAND_MASTER);	/* efd is open */
+	EXPECT(pci_command(EDU_PCI) & PCI_CMD_MASTER);	/* efd is open */
 	close(efd);
-	EXPECT_EQ(pci_command(EDU_PCI) & COMMAND_MASTER, 0);
+	EXPECT_EQ(pci_command(EDU_PCI) & PCI_CMD_MASTER, 0);
 	regs = map_region(nr, 4096);			/* its fd closed */
-	EXPECT(pci_command(EDU_PCI) & COMMAND_MASTER);
+	EXPECT(pci_command(EDU_PCI) & PCI_CMD_MASTER);
 	munmap((void *)regs, 4096);
-	EXPECT_EQ(pci_command(EDU_PCI) & COMMAND_MASTER, 0);
+	EXPECT_EQ(pci_command(EDU_PCI) & PCI_CMD_MASTER, 0);
 	fd = MUST(open(iio_node(nr, ""), O_RDONLY));
 	unbind(EDU_PCI);				/* in use */
-	EXPECT_EQ(pci_command(EDU_PCI) & COMMAND_MASTER, 0);
+	EXPECT_EQ(pci_command(EDU_PCI) & PCI_CMD_MASTER, 0);
 	close(fd);
 
 	pci_generic_reload("dma_max=0");
 	bind(EDU_PCI);
 	nr = pci_bar_nr(EDU_PCI, 0);
 	fd = MUST(open(iio_node(nr, ""), O_RDONLY));
-	EXPECT_EQ(pci_command(EDU_PCI) & COMMAND_MASTER, 0);
+	EXPECT_EQ(pci_command(EDU_PCI) & PCI_CMD_MASTER, 0);
 	close(fd);
 	unbind(EDU_PCI);
 	pci_generic_reload("");
 
 	enr = iio_must_find("edu", 0);
 	snprintf(edu_pci, sizeof(edu_pci), "%s", iio_pci(enr));
-	EXPECT_EQ(pci_command(edu_pci) & COMMAND_MASTER, 0);
+	EXPECT_EQ(pci_command(edu_pci) & PCI_CMD_MASTER, 0);
 	fd = MUST(open(iio_node(enr, "_in"), O_RDONLY));
-	EXPECT(pci_command(edu_pci) & COMMAND_MASTER);
+	EXPECT(pci_command(edu_pci) & PCI_CMD_MASTER);
 	close(fd);
-	EXPECT_EQ(pci_command(edu_pci) & COMMAND_MASTER, 0);
+	EXPECT_EQ(pci_command(edu_pci) & PCI_CMD_MASTER, 0);
 }
 
 /*

@@ -738,3 +738,22 @@ unsigned int kmsg_count(const char *text)
 	close(fd);
 	return n;
 }
+
+/* Added for test_ownership and test_noiommu. */
+uint32_t pci_config(const char *pci, unsigned int off, size_t len)
+{
+	char path[PATH_MAX];
+	uint32_t val = 0;
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/config", pci);
+	fd = MUST(open(path, O_RDONLY));
+	EXPECT_EQ(pread(fd, &val, len, off), (ssize_t)len);
+	close(fd);
+	return val;
+}
+
+unsigned int pci_command(const char *pci)
+{
+	return pci_config(pci, 4, 2);
+}

@@ -168,4 +168,15 @@ uint8_t *edu_dma_at_canary(int nr, const uint8_t *pattern, uint8_t fill,
  */
 unsigned int kmsg_count(const char *text);
 
+/*
+ * Added for test_ownership and test_noiommu (bus mastering where the DMA
+ * policy allows it).
+ */
+#define PCI_CMD_MASTER		0x4	/* PCI_COMMAND's Bus Master Enable */
+#define PCI_CMD_INTX_DISABLE	0x400	/* and its Interrupt Disable */
+/* @len (1, 2 or 4) bytes of PCI device @pci's config space at @off */
+uint32_t pci_config(const char *pci, unsigned int off, size_t len);
+/* PCI_COMMAND of PCI device @pci */
+unsigned int pci_command(const char *pci);
+
 #endif

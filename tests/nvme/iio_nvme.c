@@ -59,6 +59,7 @@
 #include <unistd.h>
 
 #include "iio_udrv.h"
+#include "latency_hist.h"
 
 /* Exit statuses (also in tests/nvme/README.md) */
 enum {
@@ -193,6 +194,7 @@ struct queue {
 	volatile struct cqe *cq;
 	uint64_t sq_bus, cq_bus;
 	uint16_t sq_tail, cq_head;
+	uint16_t cq_rung;	/* the CQ head the controller was last told */
 	uint16_t phase;		/* the phase bit a new entry carries */
 	uint16_t unrung;	/* entries written since the last doorbell */
 	volatile uint32_t *sq_db, *cq_db;
@@ -517,7 +519,7 @@ static void init_queue(struct queue *q, const char *name, uint16_t id,
 	q->cq = dma_cpu(off + sq_bytes);
 	q->sq_bus = dma_bus(off);
 	q->cq_bus = dma_bus(off + sq_bytes);
-	q->sq_tail = q->cq_head = q->unrung = 0;
+	q->sq_tail = q->cq_head = q->cq_rung = q->unrung = 0;
 	q->phase = 1;		/* the controller's first pass writes 1 */
 	memset(dma_cpu(off), 0, queue_bytes(entries));
 	q->sq_db = dev.bar + (REG_DOORBELL + (2 * id) * stride) / 4;
@@ -595,8 +597,20 @@ typedef void complete_fn(struct queue *q, struct slot *s, const struct cqe *c,
 			 uint64_t now);
 
 /*
- * Take every new entry of @q's CQ, hand each to @fn, then write the CQ
- * head doorbell once.  Returns how many.
+ * Tell the controller that the CQ entries taken since the last time are
+ * free again: one CQ head doorbell write for all of them.
+ */
+static void ring_cq(struct queue *q)
+{
+	if (q->cq_head == q->cq_rung)
+		return;
+	*q->cq_db = q->cq_head;
+	q->cq_rung = q->cq_head;
+}
+
+/*
+ * Take every new entry of @q's CQ and hand each to @fn; the CQ head
+ * doorbell is left to ring_cq().  Returns how many.
  */
 static unsigned int reap(struct queue *q, complete_fn *fn)
 {
@@ -624,8 +638,6 @@ static unsigned int reap(struct queue *q, complete_fn *fn)
 		q->completions++;
 		fn(q, &q->slots[c.cid], &c, now);
 	}
-	if (n)
-		*q->cq_db = q->cq_head;	/* the entries are free again */
 	return n;
 }
 
@@ -762,9 +774,13 @@ static unsigned int take_completions(struct queue **qs, unsigned int n,
 			for (i = 0; i < n; i++)
 				if (qs[i]->vec == vs[j])
 					got += reap(qs[i], fn);
-			/* INTx: the CQ doorbell deasserted the line; unmask */
-			if (dev.intx)
+			/* INTx: the CQ doorbell deasserts the line; unmask */
+			if (dev.intx) {
+				for (i = 0; i < n; i++)
+					if (qs[i]->vec == vs[j])
+						ring_cq(qs[i]);
 				unmask_intx(vs[j]);
+			}
 		}
 		if (got)
 			return got;
@@ -795,6 +811,7 @@ static struct cqe run(struct queue *q, struct sqe *cmd)
 	ring(q);
 	while (q->inflight)
 		take_completions(&q, 1, keep_cqe, "waiting for a command");
+	ring_cq(q);
 	if (last_cqe.status >> 1)
 		die(EXIT_COMMAND, "%s command 0x%02x failed: status type %u "
 		    "code 0x%02x%s", q->name, cmd->opcode,
@@ -1083,47 +1100,8 @@ static const char *const workload_names[] = {
 
 enum inject { INJ_OPCODE = 1, INJ_LBA = 2, INJ_FATAL = 4, INJ_TIMEOUT = 8 };
 
-/*
- * Latencies in a log-linear histogram: values below 64 ns exact, above in
- * 64 steps per power of two (1.6 % wide).
- */
-#define HIST_BUCKETS	(59 * 64)
-static uint64_t hist[HIST_BUCKETS], lat_min = ~0ull, lat_max;
-
-static unsigned int hist_index(uint64_t v)
-{
-	unsigned int e;
-
-	if (v < 64)
-		return v;
-	e = 63 - __builtin_clzll(v);
-	return (e - 5) * 64 + ((v >> (e - 6)) & 63);
-}
-
-static uint64_t hist_value(unsigned int i)
-{
-	unsigned int e = i / 64 + 5;
-
-	if (i < 64)
-		return i;
-	return (uint64_t)(64 + i % 64) << (e - 6);
-}
-
-/* the latency at fraction @p of @n samples */
-static double hist_percentile(double p, uint64_t n)
-{
-	uint64_t want = (uint64_t)(p * n), seen = 0;
-	unsigned int i;
-
-	if (want < p * n || !want)
-		want++;
-	for (i = 0; i < HIST_BUCKETS; i++) {
-		seen += hist[i];
-		if (seen >= want)
-			return hist_value(i) / 1e3;
-	}
-	return lat_max / 1e3;
-}
+/* the latencies of the successful commands */
+static struct lat_hist latencies = { .min = ~0ull };
 
 static struct {
 	enum workload wl;
@@ -1223,11 +1201,7 @@ static void perf_complete(struct queue *q, struct slot *s, const struct cqe *c,
 		    "succeeded", s->opcode, (unsigned long long)s->lba);
 	} else {
 		perf.ios++;
-		hist[hist_index(lat)]++;
-		if (lat < lat_min)
-			lat_min = lat;
-		if (lat > lat_max)
-			lat_max = lat;
+		lat_hist_add(&latencies, lat);
 		if (perf.wl == WL_VERIFY && s->opcode == NVM_READ)
 			check_pattern(dma_cpu(s->data), perf.seed, s->lba,
 				      perf.io_bytes);
@@ -1263,9 +1237,15 @@ static void perf_drive(struct queue **qs, unsigned int n, uint64_t end)
 		if (!inflight)
 			return;
 		take_completions(qs, n, perf_complete, "during the run");
-		/* the commands the completions made room for: one doorbell */
+		/*
+		 * The commands the completions made room for: one doorbell
+		 * per SQ, and then one per CQ for the entries taken, so that
+		 * the controller hears of the next commands first.
+		 */
 		for (i = 0; i < n; i++)
 			ring(qs[i]);
+		for (i = 0; i < n; i++)
+			ring_cq(qs[i]);
 		if (end && !perf.stop && now_ns() >= end)
 			perf.stop = true;
 	}
@@ -1343,12 +1323,7 @@ static void perf_run(enum workload wl, unsigned int depth, unsigned int io_bytes
 	printf("rate: %.0f IOPS, %.2f MiB/s\n", perf.ios * 1e9 / elapsed,
 	       bytes * 1e9 / elapsed / (1024 * 1024));
 	if (perf.ios)
-		printf("latency: p50 %.1f us, p99 %.1f us, p99.9 %.1f us, "
-		       "min %.1f us, max %.1f us\n",
-		       hist_percentile(0.5, perf.ios),
-		       hist_percentile(0.99, perf.ios),
-		       hist_percentile(0.999, perf.ios), lat_min / 1e3,
-		       lat_max / 1e3);
+		lat_hist_print(&latencies);
 	for (i = 0; i < dev.nq; i++) {
 		printf("queue %u: %s, %lu commands, %lu SQ doorbells, %lu failed\n",
 		       dev.io[i].id, dev.io[i].vec ? dev.io[i].vec->path : "polled",

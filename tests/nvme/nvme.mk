@@ -10,6 +10,6 @@ NVME_CFLAGS := -std=gnu11 -O2 -g -static -Wall -Wextra -Werror
 tests: $(BUILD)/guest-bin/iio_nvme
 
 $(BUILD)/guest-bin/iio_nvme: tests/nvme/iio_nvme.c tests/nvme/iio_udrv.c \
-		tests/nvme/iio_udrv.h | deps
+		tests/nvme/iio_udrv.h tests/nvme/latency_hist.h | deps
 	@mkdir -p $(@D)
 	$(CC) $(NVME_CFLAGS) -o $@ tests/nvme/iio_nvme.c tests/nvme/iio_udrv.c
