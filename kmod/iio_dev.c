@@ -412,11 +412,16 @@ static ssize_t iio_kernel_chunk(struct iio_class_dev *icd, unsigned int kind,
 	return ret;
 }
 
-/* Can the user pages of [@ubuf, @ubuf + @n) be faulted in, the first one? */
+/*
+ * Can the user pages of [@ubuf, @ubuf + @n) be faulted in, the first one?
+ * For a read, without writing to them (not fault_in_writeable(), which
+ * stores a zero in each page): a read that ends short must leave the rest
+ * of the buffer as it was, and the buffer may map this very device.
+ */
 static bool iio_fault_in(char __user *ubuf, size_t n, bool to_device)
 {
 	size_t missing = to_device ? fault_in_readable(ubuf, n) :
-				     fault_in_writeable(ubuf, n);
+				     fault_in_safe_writeable(ubuf, n);
 
 	return missing < n;
 }

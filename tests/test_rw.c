@@ -304,6 +304,55 @@ static void transfer_with_own_mapping(void)
 	dummy_reload("");
 }
 
+/*
+ * A read that ends at the region's end, into pages not yet faulted in,
+ * returns the bytes there are and leaves every byte past them as it was:
+ * in plain memory, and in a mapping of the same region (its own memory).
+ * Faulting the buffer in must not write to it (fault_in_writeable() stores
+ * a zero in each page it touches).
+ */
+static void short_read_leaves_rest(void)
+{
+	const size_t size = 0x40000, pg = 0x1000, tail = 0x100;
+	unsigned char *buf, *p, *got;
+	size_t i;
+	int fd;
+
+	dummy_reload("size=256K freq=0");
+	nr = dummy_nr(0);
+	fd = open_node("", O_RDWR);
+	got = malloc(size);
+	EXPECT(got != NULL);
+	memset(got, 0xaa, size);
+	EXPECT_EQ(pwrite(fd, got, size, 0), size);
+
+	/* plain memory: page 0 not present, pages 1 to 3 full of 0x55 */
+	buf = mmap(NULL, 4 * pg, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	EXPECT(buf != MAP_FAILED);
+	memset(buf + pg, 0x55, 3 * pg);
+	EXPECT_EQ(pread(fd, buf, 4 * pg, size - tail), tail);
+	for (i = tail; i < 4 * pg; i++)
+		if (buf[i] != (i < pg ? 0 : 0x55))
+			FAIL("byte %#zx past a read of %#zx is %#x", i, tail,
+			     buf[i]);
+	munmap(buf, 4 * pg);
+
+	/* the region's own mapping, [0x10000, 0x14000) never touched */
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	EXPECT(p != MAP_FAILED);
+	EXPECT_EQ(pread(fd, p + 0x10000, 4 * pg, size - tail), tail);
+	munmap(p, size);
+	EXPECT_EQ(pread(fd, got, size, 0), size);
+	for (i = 0x10000 + tail; i < size; i++)
+		if (got[i] != 0xaa)
+			FAIL("region byte %#zx past a read of %#zx is %#x", i,
+			     tail, got[i]);
+	close(fd);
+	free(got);
+	dummy_reload("");
+}
+
 /* readv and writev: the buffers one after the other, from the position */
 static void readv_writev(void)
 {
@@ -360,6 +409,7 @@ static const struct check_case cases[] = {
 	CASE(bad_user_buffer),
 	CASE_T(long_transfers_at_odd_offsets, 60),
 	CASE(transfer_with_own_mapping),
+	CASE(short_read_leaves_rest),
 	CASE(readv_writev),
 	CASE(ioctl_is_enotty),
 };
