@@ -17,8 +17,10 @@
  * "0000:00:13.0 bar0"), whole BAR, no windows.
  *
  * Interrupts belong to the iio device of the lowest BAR:
- *  - INTx (default): the handler masks INTx with pci_check_and_mask_intx(),
- *    so shared lines work (IRQ_NONE when the device did not interrupt).
+ *  - INTx (default): the handler masks INTx as pci_check_and_mask_intx()
+ *    does (command and status in one read, the command written back with
+ *    Interrupt Disable set) and keeps the value for the unmask, so shared
+ *    lines work (IRQ_NONE when the device did not interrupt).
  *    Acknowledge the device's own interrupt, then write a native-endian
  *    32-bit 1 to the event device to unmask INTx again (0 masks it).  A
  *    device that cannot mask INTx is refused at bind, as mainline does.
