@@ -15,9 +15,10 @@ BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
 
 bench-bins: $(BENCH_BINS)
 
-$(BUILD)/bench/%: bench/%.c bench/now_ns.h tests/nvme/latency_hist.h | deps
+$(BUILD)/bench/%: bench/%.c bench/now_ns.h tests/nvme/latency_hist.h \
+		tests/nvme/iio_udrv.c tests/nvme/iio_udrv.h | deps
 	@mkdir -p $(@D)
-	$(CC) $(GUEST_CFLAGS) -o $@ $<
+	$(CC) $(GUEST_CFLAGS) -o $@ $< tests/nvme/iio_udrv.c
 
 bench: modules cli kernel initramfs bench-bins
 	bench/run

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "now_ns.h"
+#include "../tests/nvme/iio_udrv.h"
 
 #define MAX_LISTENERS 16
 #define FREQ_ATTR "/sys/devices/platform/iio_dummy.0/freq"
@@ -56,17 +57,13 @@ static void write_attr(const char *path, const char *val)
 
 static uint32_t read_count(int nr)
 {
-	char path[64], buf[32] = "";
-	int fd;
+	long long n = iio_udrv_attr_num(nr, "event");
 
-	snprintf(path, sizeof(path), "/sys/class/iio/iio%d/event", nr);
-	fd = open(path, O_RDONLY);
-	if (fd < 0 || read(fd, buf, sizeof(buf) - 1) < 0) {
-		perror(path);
+	if (n < 0) {
+		fprintf(stderr, "event_rate: %s\n", iio_udrv_error());
 		exit(1);
 	}
-	close(fd);
-	return (uint32_t)strtoul(buf, NULL, 10);
+	return (uint32_t)n;
 }
 
 static void listener(struct result *res, int i, const char *evpath,

@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include "now_ns.h"
+#include "../tests/nvme/iio_udrv.h"
 
 #define EDU_IRQ_STATUS	0x24
 #define EDU_IRQ_RAISE	0x60
@@ -197,14 +198,21 @@ int main(int argc, char **argv)
 		if (cfg < 0 || pread(cfg, &cmd, 2, PCI_COMMAND) != 2)
 			die("%s", path);
 		cmd &= (uint16_t)~PCI_COMMAND_INTX_DISABLE;
+		efd = open(evpath, O_RDWR);
+		if (efd < 0)
+			die("open %s", evpath);
 	} else {
-		snprintf(path, sizeof(path), "/dev/iio%s", argv[2]);
-		snprintf(evpath, sizeof(evpath), "/dev/iio%s_event", argv[2]);
-		regs = map_regs(path);
+		struct iio_udrv_map m;
+		int nr = atoi(argv[2]);
+
+		if (iio_udrv_map(nr, 4096, &m) < 0 ||
+		    (efd = iio_udrv_event_open(nr, 0, evpath,
+						  sizeof(evpath))) < 0) {
+			errno = 0;
+			die("%s", iio_udrv_error());
+		}
+		regs = m.p;
 	}
-	efd = open(evpath, mode == EDU ? O_RDONLY : O_RDWR);
-	if (efd < 0)
-		die("open %s", evpath);
 
 	/* a clean start: nothing pending, INTx unmasked */
 	regs[EDU_IRQ_ACK / 4] = regs[EDU_IRQ_STATUS / 4];

@@ -24,23 +24,24 @@
 #include <unistd.h>
 
 #include "now_ns.h"
+#include "../tests/nvme/iio_udrv.h"
 
+/* the region size of a node /dev/iioN */
 static size_t node_size(const char *node)
 {
-	/* /dev/iioN -> /sys/class/iio/iioN/size */
-	const char *base = strrchr(node, '/');
-	char path[128], buf[32] = "";
-	FILE *f;
+	long long size;
+	int nr;
 
-	snprintf(path, sizeof(path), "/sys/class/iio/%s/size",
-		 base ? base + 1 : node);
-	f = fopen(path, "r");
-	if (!f || !fgets(buf, sizeof(buf), f)) {
-		perror(path);
+	if (sscanf(node, "/dev/iio%d", &nr) != 1) {
+		fprintf(stderr, "memread: %s: not a node /dev/iioN\n", node);
 		exit(1);
 	}
-	fclose(f);
-	return (size_t)strtoull(buf, NULL, 0);
+	size = iio_udrv_attr_num(nr, "size");
+	if (size < 0) {
+		fprintf(stderr, "memread: %s\n", iio_udrv_error());
+		exit(1);
+	}
+	return (size_t)size;
 }
 
 static void *map(const char *node, size_t size, int prot, int *fdp)

@@ -4,8 +4,9 @@
  * C file to copy or link: bind a PCI function to iio_pci_generic(4), find
  * the iio device of one of its BARs, map it, get DMA buffers
  * (dma_request, see iio(4) DMA BUFFERS) and wait on an interrupt vector's
- * event node with a timeout.  Used by tests/nvme/iio_nvme.c and by the
- * guest tests (tests/lib/nvme_test.c); documented in tests/nvme/README.md.
+ * event node with a timeout.  Used by tests/nvme/iio_nvme.c, the guest
+ * tests (tests/lib/nvme_test.c) and the bench programs (bench/irq_rtt.c,
+ * event_rate.c, memread.c); documented in tests/nvme/README.md.
  *
  * Every function returns 0 (or a non-negative value) on success and a
  * negative errno on failure; iio_udrv_error() then holds one line saying
