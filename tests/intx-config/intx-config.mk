@@ -5,6 +5,7 @@
 
 tests: $(BUILD)/intx-config/intx_config
 
-$(BUILD)/intx-config/intx_config: tests/intx-config/intx_config.c | deps
+$(BUILD)/intx-config/intx_config: tests/intx-config/intx_config.c \
+		tests/nvme/iio_udrv.c tests/nvme/iio_udrv.h | deps
 	@mkdir -p $(@D)
-	$(CC) $(GUEST_CFLAGS) -o $@ $<
+	$(CC) $(GUEST_CFLAGS) -o $@ $< tests/nvme/iio_udrv.c

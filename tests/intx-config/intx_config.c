@@ -33,7 +33,6 @@
  * accesses between marker K and the next.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -45,8 +44,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "../nvme/iio_udrv.h"
+
 #define EDU_PCI		"0000:00:13.0"
-#define EDU_SYSFS	"/sys/bus/pci/devices/" EDU_PCI
 #define MARKER_PCI	"0000:00:19.0"
 #define MARKER_OFF	0x0
 #define EDU_IRQ_STATUS	0x24
@@ -73,48 +73,6 @@ static void write_attr(const char *path, const char *val)
 	if (fd < 0 || write(fd, val, strlen(val)) != (ssize_t)strlen(val))
 		die("write %s to %s: %s", val, path, strerror(errno));
 	close(fd);
-}
-
-static int read_attr(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		return -1;
-	if (!fgets(buf, (int)len, f)) {
-		fclose(f);
-		return -1;
-	}
-	fclose(f);
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
-
-/* the iio device named "0000:00:13.0 bar0": its number */
-static int edu_bar0(void)
-{
-	char path[512], buf[128];
-	struct dirent *e;
-	DIR *d = opendir("/sys/class/iio");
-	int nr = -1;
-
-	if (!d)
-		die("/sys/class/iio: %s", strerror(errno));
-	while ((e = readdir(d))) {
-		if (strncmp(e->d_name, "iio", 3))
-			continue;
-		snprintf(path, sizeof(path), "/sys/class/iio/%s/name",
-			 e->d_name);
-		if (!read_attr(path, buf, sizeof(buf)) &&
-		    !strcmp(buf, EDU_PCI " bar0")) {
-			nr = atoi(e->d_name + 3);
-			break;
-		}
-	}
-	closedir(d);
-	if (nr < 0)
-		die("no iio device named \"" EDU_PCI " bar0\"");
-	return nr;
 }
 
 static int marker_fd;
@@ -160,10 +118,12 @@ static int round_trip(const char *name, volatile uint32_t *regs, int efd,
 
 int main(void)
 {
-	char path[128], buf[64];
+	struct iio_udrv_map map;
+	char buf[64];
 	volatile uint32_t *regs;
+	long long events;
 	uint32_t count;
-	int nr, fd, efd, i, ok;
+	int nr, efd, i, ok;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("intx-config-plan 2\n");
@@ -173,28 +133,19 @@ int main(void)
 	if (marker_fd < 0)
 		die(MARKER_PCI " config: %s", strerror(errno));
 
-	write_attr(EDU_SYSFS "/driver_override", "iio_pci_generic");
-	write_attr("/sys/bus/pci/drivers/iio_pci_generic/bind", EDU_PCI);
-	if (read_attr(EDU_SYSFS "/irq_mode", buf, sizeof(buf)) ||
-	    strcmp(buf, "intx"))
+	if (iio_udrv_bind(EDU_PCI) ||
+	    iio_udrv_pci_attr(EDU_PCI, "irq_mode", buf, sizeof(buf)))
+		die("%s", iio_udrv_error());
+	if (strcmp(buf, "intx"))
 		die(EDU_PCI " irq_mode is \"%s\", not intx", buf);
-	nr = edu_bar0();
-	snprintf(path, sizeof(path), "/dev/iio%d", nr);
-	fd = open(path, O_RDWR);
-	if (fd < 0)
-		die("%s: %s", path, strerror(errno));
-	regs = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (regs == MAP_FAILED)
-		die("mmap %s: %s", path, strerror(errno));
-	snprintf(path, sizeof(path), "/dev/iio%d_event", nr);
-	efd = open(path, O_RDWR);
-	if (efd < 0)
-		die("%s: %s", path, strerror(errno));
+	nr = iio_udrv_find_bar(EDU_PCI, 0);
+	if (nr < 0 || iio_udrv_map(nr, 4096, &map) ||
+	    (efd = iio_udrv_event_open(nr, 0, NULL, 0)) < 0 ||
+	    (events = iio_udrv_attr_num(nr, "event")) < 0)
+		die("%s", iio_udrv_error());
+	regs = map.p;
 	/* the count so far (0 after bind), and one round outside the markers */
-	snprintf(path, sizeof(path), "/sys/class/iio/iio%d/event", nr);
-	if (read_attr(path, buf, sizeof(buf)))
-		die("%s unreadable", path);
-	count = (uint32_t)strtoul(buf, NULL, 0);
+	count = (uint32_t)events;
 	if (round_trip("setup", regs, efd, ++count))
 		return 1;
 
@@ -220,11 +171,10 @@ int main(void)
 		printf("intx-config-case 2 mask-unmask 1 w@0x4 w@0x4\n");
 	marker(3);
 
-	munmap((void *)regs, 4096);
+	iio_udrv_unmap(&map);
 	close(efd);
-	close(fd);
 	write_attr("/sys/bus/pci/drivers/iio_pci_generic/unbind", EDU_PCI);
-	write_attr(EDU_SYSFS "/driver_override", "none");
+	write_attr("/sys/bus/pci/devices/" EDU_PCI "/driver_override", "none");
 	close(marker_fd);
 	return 0;
 }

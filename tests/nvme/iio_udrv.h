@@ -5,8 +5,9 @@
  * the iio device of one of its BARs, map it, get DMA buffers
  * (dma_request, see iio(4) DMA BUFFERS) and wait on an interrupt vector's
  * event node with a timeout.  Used by tests/nvme/iio_nvme.c, the guest
- * tests (tests/lib/nvme_test.c) and the bench programs (bench/irq_rtt.c,
- * event_rate.c, memread.c); documented in tests/nvme/README.md.
+ * tests (tests/lib/nvme_test.c, tests/intx-config) and the bench programs
+ * (bench/irq_rtt.c, event_rate.c, memread.c); documented in
+ * tests/nvme/README.md.
  *
  * Every function returns 0 (or a non-negative value) on success and a
  * negative errno on failure; iio_udrv_error() then holds one line saying
