@@ -23,11 +23,11 @@
 
 #include "lib/iio_test.h"
 #include "lib/nvme_test.h"
+#include "nvme/iio_udrv.h"
 
 #define EDU0_PCI	"0000:00:10.0"
 #define EDU1_PCI	"0000:00:11.0"
 #define EDU_PCI		"0000:00:13.0"	/* no driver at boot */
-#define GENERIC		"/sys/bus/pci/drivers/iio_pci_generic"
 #define EDU_DRV		"/sys/bus/pci/drivers/iio_edu"
 #define PARAM		"/sys/module/iio/parameters/enable_unsafe_noiommu_mode"
 #define TAINT_USER	(1ULL << 6)
@@ -53,14 +53,8 @@ static int dma_request(int nr, const char *size)
 /* iio_pci_generic on the edu no driver took at boot: its iio number */
 static int bind_generic(void)
 {
-	char path[128];
-
-	if (path_exists(GENERIC "/" EDU_PCI))
-		return pci_bar_nr(EDU_PCI, 0);
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver_override",
-		 EDU_PCI);
-	EXPECT_EQ(write_text(path, "iio_pci_generic"), 0);
-	EXPECT_EQ(write_text(GENERIC "/bind", EDU_PCI), 0);
+	if (iio_udrv_bind(EDU_PCI))
+		FAIL("%s", iio_udrv_error());
 	return pci_bar_nr(EDU_PCI, 0);
 }
 
