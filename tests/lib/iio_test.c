@@ -4,10 +4,17 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/netlink.h>
+#include <poll.h>
 #include <stdio.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "iio_test.h"
@@ -190,9 +197,7 @@ void expect_sigbus(volatile void *p, int write)
 		     WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
 }
 
-/* Added for test_stress, test_fuzz_syscalls and test_perm (issue 10). */
-#include <sys/syscall.h>
-#include <time.h>
+/* Test parameters, modules, drivers, memory and time. */
 
 unsigned long long test_param(const char *name, unsigned long long def)
 {
@@ -356,9 +361,7 @@ unsigned long long now_ms(void)
 	return (unsigned long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Added for test_hotplug (issue 18). */
-#include <poll.h>
-#include <termios.h>
+/* QEMU's monitor, and waiting for a path or a sleeping process. */
 
 #define MONITOR_TTY	"/dev/ttyS4"
 
@@ -480,9 +483,7 @@ void wait_sleeping_in(pid_t pid, long nr, unsigned int ms)
 	}
 }
 
-#include <linux/netlink.h>
-#include <sys/socket.h>
-
+/* uevents, as a netlink listener sees them. */
 int uevent_socket(void)
 {
 	struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = 1 };
@@ -538,8 +539,7 @@ void pci_generic_reload(const char *params)
 		FAIL("insmod iio_pci_generic.ko %s: %s", params, strerror(err));
 }
 
-/* Added for test_iommu (issue 19). */
-#include <sys/mman.h>
+/* edu's DMA engine and a page it must not reach. */
 
 volatile void *edu_map(int nr)
 {
@@ -706,6 +706,7 @@ uint8_t *edu_dma_at_canary(int nr, const uint8_t *pattern, uint8_t fill,
 	return canary;
 }
 
+/* The kernel log. */
 unsigned int kmsg_count(const char *text)
 {
 	unsigned int n = 0;
@@ -739,7 +740,7 @@ unsigned int kmsg_count(const char *text)
 	return n;
 }
 
-/* Added for test_ownership and test_noiommu. */
+/* PCI configuration space. */
 uint32_t pci_config(const char *pci, unsigned int off, size_t len)
 {
 	char path[PATH_MAX];

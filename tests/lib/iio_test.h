@@ -38,9 +38,7 @@ void expect_child_ok(pid_t pid);
 /* a child reading (or with @write, writing) @p must be killed by SIGBUS */
 void expect_sigbus(volatile void *p, int write);
 
-/*
- * Added for test_stress, test_fuzz_syscalls and test_perm (issue 10).
- */
+/* Test parameters, modules, drivers, memory and time. */
 /* iio_test.NAME=N on the kernel command line (qemu/run --append), or @def */
 unsigned long long test_param(const char *name, unsigned long long def);
 /*
@@ -63,9 +61,7 @@ unsigned long long iio_numbers(void);
 /* CLOCK_MONOTONIC in ms */
 unsigned long long now_ms(void);
 
-/*
- * Added for test_hotplug (issue 18).
- */
+/* QEMU's monitor, waiting on a path or a sleeper, PCI stubs, uevents. */
 /*
  * Run one command on QEMU's human monitor through the port qemu/run
  * forwards to it (/dev/ttyS4, see qemu/run): "device_add edu,id=x,
@@ -97,10 +93,7 @@ int uevent_socket(void);
  */
 int wait_iio_added(int sock, const char *parent, unsigned int ms);
 
-/*
- * Added for test_iommu (issue 19): edu's DMA engine driven from user
- * space, and a page of memory the device must not reach.
- */
+/* edu's DMA engine driven from user space, and a page it must not reach. */
 #define EDU_DMA_SRC	0x80	/* edu's 8-byte DMA registers (QEMU's hw/misc/edu.c) */
 #define EDU_DMA_DST	0x88
 #define EDU_DMA_COUNT	0x90
@@ -159,19 +152,14 @@ unsigned int iommu_fault_wait(const char *pci, uint64_t addr, unsigned int ms);
 uint8_t *edu_dma_at_canary(int nr, const uint8_t *pattern, uint8_t fill,
 			   int announce, uint64_t *phys);
 
-/*
- * Added for test_noiommu (issue 19).
- */
+/* The kernel log. */
 /*
  * The number of messages in the kernel log (/dev/kmsg, all of this boot
  * that the ring still holds) whose text contains @text.
  */
 unsigned int kmsg_count(const char *text);
 
-/*
- * Added for test_ownership and test_noiommu (bus mastering where the DMA
- * policy allows it).
- */
+/* PCI configuration space: the command register's bits the tests check. */
 #define PCI_CMD_MASTER		0x4	/* PCI_COMMAND's Bus Master Enable */
 #define PCI_CMD_INTX_DISABLE	0x400	/* and its Interrupt Disable */
 /* @len (1, 2 or 4) bytes of PCI device @pci's config space at @off */
