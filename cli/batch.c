@@ -28,19 +28,61 @@ static int split_words(char *line, const char **words)
 	return n;
 }
 
-/* Characters that end a plain run of a word: NUL, blanks, quotes, \ */
-static const bool word_special[256] = {
-	['\0'] = true, [' '] = true, ['\t'] = true, ['\r'] = true,
-	['\''] = true, ['"'] = true, ['\\'] = true,
+/*
+ * What a character is to the splitter: the end of the line, a blank, one
+ * that quoting or escaping needs (' " \), or plain.
+ */
+enum char_kind { PLAIN, END, BLANK, SPECIAL };
+static const unsigned char char_kind[256] = {
+	['\0'] = END, [' '] = BLANK, ['\t'] = BLANK, ['\r'] = BLANK,
+	['\''] = SPECIAL, ['"'] = SPECIAL, ['\\'] = SPECIAL,
 };
+
+/*
+ * The rest of a word from in, with its quotes and escapes removed,
+ * written from out (out <= in) and NUL-terminated; returns where the next
+ * word may start, or NULL with *why set.
+ */
+static char *split_quoted(char *in, char *out, const char **why)
+{
+	while (char_kind[(unsigned char)*in] != END &&
+	       char_kind[(unsigned char)*in] != BLANK) {
+		if (*in == '\'' || *in == '"') {
+			char quote = *in++;
+
+			while (*in && *in != quote) {
+				if (quote == '"' && *in == '\\' &&
+				    (in[1] == '"' || in[1] == '\\'))
+					in++;
+				*out++ = *in++;
+			}
+			if (!*in) {
+				*why = quote == '"' ? "unterminated \" quote" :
+						      "unterminated ' quote";
+				return NULL;
+			}
+			in++;
+		} else if (*in == '\\' && in[1]) {
+			in++;
+			*out++ = *in++;
+		} else {
+			*out++ = *in++;
+		}
+	}
+	if (*in)
+		in++;
+	*out = '\0';
+	return in;
+}
 
 int batch_split_words(char *line, const char **words, const char **why)
 {
-	char *in = line, *out = line;
+	unsigned char kind;
+	char *in = line;
 	int n = 0;
 
 	for (;;) {
-		while (*in == ' ' || *in == '\t' || *in == '\r')
+		while (char_kind[(unsigned char)*in] == BLANK)
 			in++;
 		if (!*in || *in == '#')
 			break;
@@ -48,42 +90,14 @@ int batch_split_words(char *line, const char **words, const char **why)
 			*why = BATCH_TOO_MANY_WORDS;
 			return -1;
 		}
-		words[n++] = out;
-		while (*in && *in != ' ' && *in != '\t' && *in != '\r') {
-			if (out == in && !word_special[(unsigned char)*in]) {
-				/* nothing removed yet: skip a plain run */
-				do
-					in++;
-				while (!word_special[(unsigned char)*in]);
-				out = in;
-				continue;
-			}
-			if (*in == '\'' || *in == '"') {
-				char quote = *in++;
-
-				while (*in && *in != quote) {
-					if (quote == '"' && *in == '\\' &&
-					    (in[1] == '"' || in[1] == '\\'))
-						in++;
-					*out++ = *in++;
-				}
-				if (!*in) {
-					*why = quote == '"' ?
-						"unterminated \" quote" :
-						"unterminated ' quote";
-					return -1;
-				}
-				in++;
-			} else if (*in == '\\' && in[1]) {
-				in++;
-				*out++ = *in++;
-			} else {
-				*out++ = *in++;
-			}
-		}
-		if (*in)
+		words[n++] = in;
+		/* a plain run ended by a blank or the end: nothing to remove */
+		while ((kind = char_kind[(unsigned char)*in]) == PLAIN)
 			in++;
-		*out++ = '\0';
+		if (kind == BLANK)
+			*in++ = '\0';
+		else if (kind == SPECIAL && !(in = split_quoted(in, in, why)))
+			return -1;
 	}
 	words[n] = NULL;
 	return n;

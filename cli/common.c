@@ -102,20 +102,13 @@ void copy_string(char *dst, size_t size, const char *src)
 	dst[len] = '\0';
 }
 
-static int digit_value(char c, unsigned base)
-{
-	int v;
-
-	if (c >= '0' && c <= '9')
-		v = c - '0';
-	else if (c >= 'a' && c <= 'f')
-		v = c - 'a' + 10;
-	else if (c >= 'A' && c <= 'F')
-		v = c - 'A' + 10;
-	else
-		return -1;
-	return (unsigned)v < base ? v : -1;
-}
+/* 1 + a digit's value (hex digits of either case); 0 for any other char */
+static const unsigned char digit_values[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
+	['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
 
 static unsigned suffix_shift(char c)
 {
@@ -133,7 +126,7 @@ const char *parse_u64(const char *s, unsigned flags, uint64_t max,
 	unsigned base = 10, shift = 0;
 	const char *p = s;
 	uint64_t v = 0;
-	int d;
+	unsigned d;
 
 	if (!*s)
 		return "empty";
@@ -147,14 +140,11 @@ const char *parse_u64(const char *s, unsigned flags, uint64_t max,
 	} else if (s[0] == '0' && s[1] >= '0' && s[1] <= '9') {
 		return "leading zero (octal is not accepted; write it in decimal or 0x hex)";
 	}
-	for (; *p; p++) {
-		d = digit_value(*p, base);
-		if (d < 0)
-			break;
-		if (v > (UINT64_MAX - (unsigned)d) / base)
+	/* a non-digit's 0 - 1 wraps to UINT_MAX */
+	for (; (d = digit_values[(unsigned char)*p] - 1u) < base; p++)
+		if (__builtin_mul_overflow(v, base, &v) ||
+		    __builtin_add_overflow(v, d, &v))
 			return "too large";
-		v = v * base + (unsigned)d;
-	}
 	if (p == s || (base == 16 && p == s + 2))
 		return "not a number";
 	if (*p && (flags & NUM_SUFFIX) && (shift = suffix_shift(*p)) &&
