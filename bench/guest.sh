@@ -186,11 +186,13 @@ sec_script() {
 	echo "R poke_procs_n $POKE_PROCS"
 	seq 1 "$POKES" | awk -v d="iio$edu" '{ printf "poke %s 0x04 %d\n", d, $1 }' > /tmp/batch
 	seq 1 "$POKES" | awk -v d="iio$edu" '{ printf "poke --mmap %s 0x04 %d\n", d, $1 }' > /tmp/batch.mmap
+	seq 1 "$POKES" | awk -v d="iio$edu" '{ printf "poke %s liveness %d\n", d, $1 }' > /tmp/batch.names
 	# SCRIPT_RUNS rounds, interleaved; every figure a whole process (the
 	# C program also prints the time of its own open, map and stores)
 	for run in $(seq 1 "$SCRIPT_RUNS"); do
 		timed batch /dev/null iioctl batch /tmp/batch
 		timed batch_mmap /dev/null iioctl batch /tmp/batch.mmap
+		timed batch_names /dev/null iioctl batch /tmp/batch.names
 		timed c_mmap /tmp/inside pokes mmap /dev/iio$edu 0x04 "$POKES"
 		echo "R c_mmap_inside $(cat /tmp/inside)"
 		timed c_pwrite /tmp/inside pokes pwrite /dev/iio$edu 0x04 "$POKES"

@@ -171,6 +171,10 @@ if "batch" in R:
         secs(b), secs(cp), "%.1f" % (b / cp), "(report)", "", med)
     row("4 scripting", "batch of poke --mmap lines vs batch of poke lines",
         secs(bm), secs(b), "%.2f" % (bm / b), "(report)", "", med)
+    if "batch_names" in multi:
+        bn = median_of("batch_names")
+        row("4 scripting", "batch of poke lines naming the register (edu's map) vs the same by offset",
+            secs(bn), secs(b), "%.2f" % (bn / b), "(report)", "", med)
     row("4 scripting", "%d iioctl poke processes vs devmem processes%s" % (n, sc),
         secs(pp), secs(dv), "%.2f" % (pp / dv), "(report)", "",
         "devmem read back: %s (edu's ~0x12345678)" % R.get("devmem_check", ["?"])[0])
