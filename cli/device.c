@@ -165,13 +165,34 @@ static int compare_nr(const void *a, const void *b)
 	return (x->nr > y->nr) - (x->nr < y->nr);
 }
 
+/* The class folder, open for next_device_nr(); dies if it cannot be read. */
+static DIR *open_class_dir(void)
+{
+	DIR *dir = opendir(sysfs_root);
+
+	if (!dir)
+		die_perror(IIOCTL_EDEVICE, "cannot read %s", sysfs_root);
+	return dir;
+}
+
+/* N of the class folder's next iioN entry, or -1 after the last. */
+static long next_device_nr(DIR *dir)
+{
+	struct dirent *e;
+	long nr;
+
+	while ((e = readdir(dir)))
+		if ((nr = parse_label(e->d_name)) >= 0)
+			return nr;
+	return -1;
+}
+
 static struct iio_device_info *devices;
 static size_t ndevices;
 static bool listed;
 
 size_t device_list_fresh(const struct iio_device_info **devs)
 {
-	struct dirent *e;
 	size_t cap = 0;
 	DIR *dir;
 	long nr;
@@ -179,13 +200,8 @@ size_t device_list_fresh(const struct iio_device_info **devs)
 	free(devices);
 	devices = NULL;
 	ndevices = 0;
-	dir = opendir(sysfs_root);
-	if (!dir)
-		die_perror(IIOCTL_EDEVICE, "cannot read %s", sysfs_root);
-	while ((e = readdir(dir))) {
-		nr = parse_label(e->d_name);
-		if (nr < 0)
-			continue;
+	dir = open_class_dir();
+	while ((nr = next_device_nr(dir)) >= 0) {
 		if (ndevices == cap) {
 			cap = cap ? 2 * cap : 8;
 			devices = xrealloc(devices, cap * sizeof(*devices));
@@ -317,7 +333,6 @@ static int compare_long(const void *a, const void *b)
 static size_t find_named(const char *name, long *nrs, size_t max)
 {
 	char path[PATH_MAX], buf[256];
-	struct dirent *e;
 	size_t i, n = 0;
 	DIR *dir;
 	long nr;
@@ -328,14 +343,9 @@ static size_t find_named(const char *name, long *nrs, size_t max)
 				nrs[n - 1] = devices[i].nr;
 		return n;
 	}
-	dir = opendir(sysfs_root);
-	if (!dir)
-		die_perror(IIOCTL_EDEVICE, "cannot read %s", sysfs_root);
-	while ((e = readdir(dir))) {
-		nr = parse_label(e->d_name);
-		if (nr < 0)
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", sysfs_root, e->d_name);
+	dir = open_class_dir();
+	while ((nr = next_device_nr(dir)) >= 0) {
+		snprintf(path, sizeof(path), "%s/iio%ld", sysfs_root, nr);
 		if (read_attr(path, "name", buf, sizeof(buf)) &&
 		    !strcmp(buf, name) && n++ < max)
 			nrs[n - 1] = nr;
