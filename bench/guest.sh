@@ -12,7 +12,7 @@
 # them into the table), "#" lines as notes.  Sizes come from the
 # environment, set by bench/run through the guest's /bench/env:
 # ROUNDS, RUNS (interrupt round trip), RATE_SECS, RATE_FREQS, DUMP_SIZE,
-# HEXDUMP_LEN, POKES, POKE_PROCS, NVME_READS, NVME_SECS.
+# HEXDUMP_LEN, POKES, POKE_PROCS, SCRIPT_RUNS, NVME_READS, NVME_SECS.
 echo "R boot_uptime $(cut -d' ' -f1 /proc/uptime)"
 [ -f /bench/env ] && . /bench/env
 B=/bench/bin
@@ -25,6 +25,7 @@ DUMP_SIZE=${DUMP_SIZE:-67108864}
 HEXDUMP_LEN=${HEXDUMP_LEN:-2097152}
 POKES=${POKES:-10000}
 POKE_PROCS=${POKE_PROCS:-10000}
+SCRIPT_RUNS=${SCRIPT_RUNS:-5}
 NVME_READS=${NVME_READS:-20000}
 NVME_SECS=${NVME_SECS:-3}
 NVME_PCI=0000:00:1a.0
@@ -185,10 +186,19 @@ sec_script() {
 	echo "R poke_procs_n $POKE_PROCS"
 	seq 1 "$POKES" | awk -v d="iio$edu" '{ printf "poke %s 0x04 %d\n", d, $1 }' > /tmp/batch
 	seq 1 "$POKES" | awk -v d="iio$edu" '{ printf "poke --mmap %s 0x04 %d\n", d, $1 }' > /tmp/batch.mmap
-	timed batch /dev/null iioctl batch /tmp/batch
-	timed batch_mmap /dev/null iioctl batch /tmp/batch.mmap
-	echo "R c_mmap $(pokes mmap /dev/iio$edu 0x04 "$POKES")"
-	echo "R c_pwrite $(pokes pwrite /dev/iio$edu 0x04 "$POKES")"
+	seq 1 "$POKES" | awk -v d="iio$edu" '{ printf "poke %s liveness %d\n", d, $1 }' > /tmp/batch.names
+	# SCRIPT_RUNS rounds, interleaved; every figure a whole process (the
+	# C program also prints the time of its own open, map and stores)
+	for run in $(seq 1 "$SCRIPT_RUNS"); do
+		timed batch /dev/null iioctl batch /tmp/batch
+		timed batch_mmap /dev/null iioctl batch /tmp/batch.mmap
+		timed batch_names /dev/null iioctl batch /tmp/batch.names
+		timed c_mmap /tmp/inside pokes mmap /dev/iio$edu 0x04 "$POKES"
+		echo "R c_mmap_inside $(cat /tmp/inside)"
+		timed c_pwrite /tmp/inside pokes pwrite /dev/iio$edu 0x04 "$POKES"
+		echo "R c_pwrite_inside $(cat /tmp/inside)"
+	done
+	rm -f /tmp/inside
 	timed poke_procs /dev/null sh -c "i=0; while [ \$i -lt $POKE_PROCS ]; do iioctl poke iio$edu 0x04 \$i || exit 1; i=\$((i + 1)); done"
 	timed devmem_procs /dev/null sh -c "i=0; while [ \$i -lt $POKE_PROCS ]; do devmem $addr 32 \$i || exit 1; i=\$((i + 1)); done"
 	# devmem writes really land: the liveness register returns ~value

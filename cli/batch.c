@@ -15,6 +15,7 @@
 
 #include "batch.h"
 #include "common.h"
+#include "location.h"
 #include "region.h"
 
 /* Splits line in place into words; returns their number. */
@@ -28,19 +29,61 @@ static int split_words(char *line, const char **words)
 	return n;
 }
 
-/* Characters that end a plain run of a word: NUL, blanks, quotes, \ */
-static const bool word_special[256] = {
-	['\0'] = true, [' '] = true, ['\t'] = true, ['\r'] = true,
-	['\''] = true, ['"'] = true, ['\\'] = true,
+/*
+ * What a character is to the splitter: the end of the line, a blank, one
+ * that quoting or escaping needs (' " \), or plain.
+ */
+enum char_kind { PLAIN, END, BLANK, SPECIAL };
+static const unsigned char char_kind[256] = {
+	['\0'] = END, [' '] = BLANK, ['\t'] = BLANK, ['\r'] = BLANK,
+	['\''] = SPECIAL, ['"'] = SPECIAL, ['\\'] = SPECIAL,
 };
+
+/*
+ * The rest of a word from in, with its quotes and escapes removed,
+ * written from out (out <= in) and NUL-terminated; returns where the next
+ * word may start, or NULL with *why set.
+ */
+static char *split_quoted(char *in, char *out, const char **why)
+{
+	while (char_kind[(unsigned char)*in] != END &&
+	       char_kind[(unsigned char)*in] != BLANK) {
+		if (*in == '\'' || *in == '"') {
+			char quote = *in++;
+
+			while (*in && *in != quote) {
+				if (quote == '"' && *in == '\\' &&
+				    (in[1] == '"' || in[1] == '\\'))
+					in++;
+				*out++ = *in++;
+			}
+			if (!*in) {
+				*why = quote == '"' ? "unterminated \" quote" :
+						      "unterminated ' quote";
+				return NULL;
+			}
+			in++;
+		} else if (*in == '\\' && in[1]) {
+			in++;
+			*out++ = *in++;
+		} else {
+			*out++ = *in++;
+		}
+	}
+	if (*in)
+		in++;
+	*out = '\0';
+	return in;
+}
 
 int batch_split_words(char *line, const char **words, const char **why)
 {
-	char *in = line, *out = line;
+	unsigned char kind;
+	char *in = line;
 	int n = 0;
 
 	for (;;) {
-		while (*in == ' ' || *in == '\t' || *in == '\r')
+		while (char_kind[(unsigned char)*in] == BLANK)
 			in++;
 		if (!*in || *in == '#')
 			break;
@@ -48,42 +91,14 @@ int batch_split_words(char *line, const char **words, const char **why)
 			*why = BATCH_TOO_MANY_WORDS;
 			return -1;
 		}
-		words[n++] = out;
-		while (*in && *in != ' ' && *in != '\t' && *in != '\r') {
-			if (out == in && !word_special[(unsigned char)*in]) {
-				/* nothing removed yet: skip a plain run */
-				do
-					in++;
-				while (!word_special[(unsigned char)*in]);
-				out = in;
-				continue;
-			}
-			if (*in == '\'' || *in == '"') {
-				char quote = *in++;
-
-				while (*in && *in != quote) {
-					if (quote == '"' && *in == '\\' &&
-					    (in[1] == '"' || in[1] == '\\'))
-						in++;
-					*out++ = *in++;
-				}
-				if (!*in) {
-					*why = quote == '"' ?
-						"unterminated \" quote" :
-						"unterminated ' quote";
-					return -1;
-				}
-				in++;
-			} else if (*in == '\\' && in[1]) {
-				in++;
-				*out++ = *in++;
-			} else {
-				*out++ = *in++;
-			}
-		}
-		if (*in)
+		words[n++] = in;
+		/* a plain run ended by a blank or the end: nothing to remove */
+		while ((kind = char_kind[(unsigned char)*in]) == PLAIN)
 			in++;
-		*out++ = '\0';
+		if (kind == BLANK)
+			*in++ = '\0';
+		else if (kind == SPECIAL && !(in = split_quoted(in, in, why)))
+			return -1;
 	}
 	words[n] = NULL;
 	return n;
@@ -91,12 +106,13 @@ int batch_split_words(char *line, const char **words, const char **why)
 
 /*
  * The fast path: a peek or poke line with only the common options (-w,
- * -m, --verify, -d, --in, --out, --mmap) and valid numbers is compiled
- * when the lines are checked, and run from that: no popt, no parsing, the
- * node resolved once and, with --mmap, one mapping of the whole window
- * per device for the whole batch.  Any other line, and any line with a
- * mistake (so that its message is the command's own), goes through the
- * command as typed.
+ * -m, --verify, -d, --in, --out, --mmap) whose every check passes is
+ * compiled when the lines are checked, with the command's own checked
+ * parsers (common.h, location.h; register names too), and run from that:
+ * no popt, no parsing, the node resolved once and, with --mmap, one
+ * mapping of the whole window per device for the whole batch.  Any other
+ * line, and any line with a mistake (so that its message is the
+ * command's own), goes through the command as typed.
  */
 enum batch_op_kind { OP_COMMAND, OP_PEEK, OP_POKE };
 
@@ -110,9 +126,9 @@ struct fast_region {
 struct batch_op {
 	enum batch_op_kind kind;
 	bool verify, decimal;
-	unsigned width;
 	struct fast_region *fr;
-	uint64_t offset, value, mask;
+	struct location loc;
+	uint64_t value, mask;
 };
 
 #define FAST_REGIONS 16
@@ -181,13 +197,13 @@ static bool compile_fast(int n, const char **words, struct batch_op *op)
 	const char *pos[3], *width_arg = NULL, *mask_arg = NULL, *a;
 	bool poke = !strcmp(words[0], "poke"), in = false, out = false;
 	bool mmap = false;
-	uint64_t all, v;
+	char why[WHY_MAX];
+	unsigned width = 0;
 	int npos = 0;
 
 	if (!poke && strcmp(words[0], "peek"))
 		return false;
-	memset(op, 0, sizeof(*op));
-	op->width = 4;
+	op->verify = op->decimal = false;
 	while (w < end) {
 		a = *w++;
 		if (a[0] != '-' || !a[1]) {
@@ -217,31 +233,19 @@ static bool compile_fast(int n, const char **words, struct batch_op *op)
 			return false;
 		}
 	}
-	if (npos != (poke ? 3 : 2) || (in && out))
+	if (npos != (poke ? 3 : 2) || (in && out) ||
+	    (width_arg && !parse_width(width_arg, &width, why)))
 		return false;
-	if (width_arg) {
-		if (parse_u64(width_arg, 0, 8, &v) ||
-		    (v != 1 && v != 2 && v != 4 && v != 8))
-			return false;
-		op->width = (unsigned)v;
-	}
-	all = width_bits(op->width);
-	if (parse_u64(pos[1], NUM_SUFFIX, UINT64_MAX, &op->offset))
-		return false;
-	op->mask = all;
-	if (poke) {
-		if (strchr(pos[2], ':') ||
-		    parse_u64(pos[2], 0, all, &op->value) ||
-		    (mask_arg && parse_u64(mask_arg, 0, all, &op->mask)) ||
-		    (op->value & ~op->mask))
-			return false;
-	}
 	op->fr = fast_region(pos[0], in ? NODE_IN : out ? NODE_OUT : NODE_NONE,
 			     mmap, poke);
-	if (!op->fr || op->offset % op->width ||
-	    op->offset > op->fr->r.size ||
-	    op->fr->r.size - op->offset < op->width ||
-	    (poke && op->fr->r.node == NODE_IN))
+	if (!op->fr || (poke && op->fr->r.node == NODE_IN) ||
+	    !location_parse(&op->fr->r, pos[1], width, &op->loc, why) ||
+	    !location_access(&op->loc, poke, why) ||
+	    (poke && !location_value_mask(&op->loc, pos[2], mask_arg,
+					  &op->value, &op->mask, why)) ||
+	    op->loc.offset % op->loc.width ||
+	    op->loc.offset > op->fr->r.size ||
+	    op->fr->r.size - op->loc.offset < op->loc.width)
 		return false;
 	op->kind = poke ? OP_POKE : OP_PEEK;
 	return true;
@@ -250,17 +254,19 @@ static bool compile_fast(int n, const char **words, struct batch_op *op)
 static void run_fast(const struct batch_op *op)
 {
 	struct fast_region *fr = op->fr;
+	const struct location *loc = &op->loc;
 
 	if (!fr->opened) {
 		region_open(&fr->r, fr->write, 0, fr->r.size);
 		fr->opened = true;
 	}
 	if (op->kind == OP_POKE)
-		region_poke(&fr->r, op->offset, op->width, op->value,
+		region_poke(&fr->r, loc->offset, loc->width, op->value,
 			    op->mask, op->verify);
 	else
-		print_value(region_read_value(&fr->r, op->offset, op->width),
-			    op->width, op->decimal);
+		location_print(loc, region_read_value(&fr->r, loc->offset,
+						      loc->width),
+			       op->decimal);
 }
 
 /* One line, split into words and run (or checked) as a command. */

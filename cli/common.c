@@ -102,20 +102,13 @@ void copy_string(char *dst, size_t size, const char *src)
 	dst[len] = '\0';
 }
 
-static int digit_value(char c, unsigned base)
-{
-	int v;
-
-	if (c >= '0' && c <= '9')
-		v = c - '0';
-	else if (c >= 'a' && c <= 'f')
-		v = c - 'a' + 10;
-	else if (c >= 'A' && c <= 'F')
-		v = c - 'A' + 10;
-	else
-		return -1;
-	return (unsigned)v < base ? v : -1;
-}
+/* 1 + a digit's value (hex digits of either case); 0 for any other char */
+static const unsigned char digit_values[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
+	['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
 
 static unsigned suffix_shift(char c)
 {
@@ -133,7 +126,7 @@ const char *parse_u64(const char *s, unsigned flags, uint64_t max,
 	unsigned base = 10, shift = 0;
 	const char *p = s;
 	uint64_t v = 0;
-	int d;
+	unsigned d;
 
 	if (!*s)
 		return "empty";
@@ -147,14 +140,11 @@ const char *parse_u64(const char *s, unsigned flags, uint64_t max,
 	} else if (s[0] == '0' && s[1] >= '0' && s[1] <= '9') {
 		return "leading zero (octal is not accepted; write it in decimal or 0x hex)";
 	}
-	for (; *p; p++) {
-		d = digit_value(*p, base);
-		if (d < 0)
-			break;
-		if (v > (UINT64_MAX - (unsigned)d) / base)
+	/* a non-digit's 0 - 1 wraps to UINT_MAX */
+	for (; (d = digit_values[(unsigned char)*p] - 1u) < base; p++)
+		if (__builtin_mul_overflow(v, base, &v) ||
+		    __builtin_add_overflow(v, d, &v))
 			return "too large";
-		v = v * base + (unsigned)d;
-	}
 	if (p == s || (base == 16 && p == s + 2))
 		return "not a number";
 	if (*p && (flags & NUM_SUFFIX) && (shift = suffix_shift(*p)) &&
@@ -172,44 +162,71 @@ const char *parse_u64(const char *s, unsigned flags, uint64_t max,
 	return NULL;
 }
 
+bool parse_number(const char *s, const char *what, unsigned flags,
+		  uint64_t max, uint64_t *v, char *why)
+{
+	const char *problem = parse_u64(s, flags, max, v);
+
+	if (!problem)
+		return true;
+	if (!strcmp(problem, "too large"))
+		snprintf(why, WHY_MAX, "invalid %s '%s': too large (at most 0x%llx)",
+			 what, s, (unsigned long long)max);
+	else
+		snprintf(why, WHY_MAX, "invalid %s '%s': %s", what, s, problem);
+	return false;
+}
+
 uint64_t parse_u64_or_die(const char *s, const char *what, unsigned flags,
 			  uint64_t max)
 {
-	const char *why;
+	char why[WHY_MAX];
 	uint64_t v;
 
-	why = parse_u64(s, flags, max, &v);
-	if (why) {
-		if (!strcmp(why, "too large"))
-			die(IIOCTL_EUSAGE, "invalid %s '%s': too large (at most 0x%llx)",
-			    what, s, (unsigned long long)max);
-		die(IIOCTL_EUSAGE, "invalid %s '%s': %s", what, s, why);
-	}
+	if (!parse_number(s, what, flags, max, &v, why))
+		die(IIOCTL_EUSAGE, "%s", why);
 	return v;
 }
 
-void parse_value_mask_or_die(const char *value_arg, const char *mask_arg,
-			     uint64_t all, uint64_t *value, uint64_t *mask)
+bool parse_value_mask(const char *value_arg, const char *mask_arg,
+		      uint64_t all, uint64_t *value, uint64_t *mask, char *why)
 {
 	const char *colon = strchr(value_arg, ':');
 	char buf[64];
 
 	if (colon) {
 		/* setpci's VALUE:MASK, the same as VALUE -m MASK */
-		if (mask_arg)
-			die(IIOCTL_EUSAGE, "VALUE:MASK '%s' conflicts with -m",
-			    value_arg);
+		if (mask_arg) {
+			snprintf(why, WHY_MAX, "VALUE:MASK '%s' conflicts with -m",
+				 value_arg);
+			return false;
+		}
 		copy_string(buf, sizeof(buf), value_arg);
 		if ((size_t)(colon - value_arg) < sizeof(buf))
 			buf[colon - value_arg] = '\0';
 		mask_arg = colon + 1;
 		value_arg = buf;
 	}
-	*value = parse_u64_or_die(value_arg, "value", 0, all);
-	*mask = mask_arg ? parse_u64_or_die(mask_arg, "mask", 0, all) : all;
-	if (*value & ~*mask)
-		die(IIOCTL_EUSAGE, "value 0x%llx has bits outside mask 0x%llx",
-		    (unsigned long long)*value, (unsigned long long)*mask);
+	if (!parse_number(value_arg, "value", 0, all, value, why))
+		return false;
+	*mask = all;
+	if (mask_arg && !parse_number(mask_arg, "mask", 0, all, mask, why))
+		return false;
+	if (*value & ~*mask) {
+		snprintf(why, WHY_MAX, "value 0x%llx has bits outside mask 0x%llx",
+			 (unsigned long long)*value, (unsigned long long)*mask);
+		return false;
+	}
+	return true;
+}
+
+void parse_value_mask_or_die(const char *value_arg, const char *mask_arg,
+			     uint64_t all, uint64_t *value, uint64_t *mask)
+{
+	char why[WHY_MAX];
+
+	if (!parse_value_mask(value_arg, mask_arg, all, value, mask, why))
+		die(IIOCTL_EUSAGE, "%s", why);
 }
 
 uint64_t now_ns(void)
@@ -273,14 +290,27 @@ uint64_t width_bits(unsigned width)
 	return width >= 8 ? UINT64_MAX : (1ULL << 8 * width) - 1;
 }
 
-unsigned parse_width_or_die(const char *s)
+bool parse_width(const char *s, unsigned *width, char *why)
 {
 	uint64_t w;
 
-	if (parse_u64(s, 0, 8, &w) || (w != 1 && w != 2 && w != 4 && w != 8))
-		die(IIOCTL_EUSAGE, "unsupported width '%s' (use 1, 2, 4 or 8)",
-		    s);
-	return (unsigned)w;
+	if (parse_u64(s, 0, 8, &w) || (w != 1 && w != 2 && w != 4 && w != 8)) {
+		snprintf(why, WHY_MAX, "unsupported width '%s' (use 1, 2, 4 or 8)",
+			 s);
+		return false;
+	}
+	*width = (unsigned)w;
+	return true;
+}
+
+unsigned parse_width_or_die(const char *s)
+{
+	char why[WHY_MAX];
+	unsigned w;
+
+	if (!parse_width(s, &w, why))
+		die(IIOCTL_EUSAGE, "%s", why);
+	return w;
 }
 
 const char *parse_duration(const char *s, uint64_t *ns)

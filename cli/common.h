@@ -86,19 +86,30 @@ void copy_string(char *dst, size_t size, const char *src);
 #define NUM_SUFFIX	0x1
 const char *parse_u64(const char *s, unsigned flags, uint64_t max,
 		      uint64_t *out);
-/* Dies with "invalid WHAT 'S': why" (status 2). */
+/*
+ * The checked parsers: true, or false with why (WHY_MAX bytes) set to the
+ * message their _or_die twins die with (status 2).  batch compiles lines
+ * with them and leaves a line that fails one to the command.
+ */
+#define WHY_MAX 256
+/* "invalid WHAT 'S': ..." */
+bool parse_number(const char *s, const char *what, unsigned flags,
+		  uint64_t max, uint64_t *v, char *why);
 uint64_t parse_u64_or_die(const char *s, const char *what, unsigned flags,
 			  uint64_t max);
 /*
  * VALUE, or setpci's VALUE:MASK, and -m MASK (or NULL): both fit all (the
  * width's bits), the value has no bit outside the mask (all without a
- * mask); dies with status 2 otherwise.
+ * mask).
  */
+bool parse_value_mask(const char *value_arg, const char *mask_arg,
+		      uint64_t all, uint64_t *value, uint64_t *mask, char *why);
 void parse_value_mask_or_die(const char *value_arg, const char *mask_arg,
 			     uint64_t all, uint64_t *value, uint64_t *mask);
 /* All the bits of a value of width bytes (1 to 8). */
 uint64_t width_bits(unsigned width);
 /* An access width: 1, 2, 4 or 8. */
+bool parse_width(const char *s, unsigned *width, char *why);
 unsigned parse_width_or_die(const char *s);
 /*
  * A --format string whose every %X has X in @convs (which ends in '%');

@@ -55,18 +55,29 @@ static bool read_attr(const char *dir, const char *attr, char *buf,
 	return true;
 }
 
+/* A number attribute; false if it is absent, dies if it is not a number. */
+static bool read_num_attr_present(const struct iio_device_info *d,
+				  const char *dir, const char *attr,
+				  uint64_t *v)
+{
+	char buf[64];
+
+	if (!read_attr(dir, attr, buf, sizeof(buf)))
+		return false;
+	if (parse_u64(buf, 0, UINT64_MAX, v))
+		die(IIOCTL_EDEVICE, "%s: unexpected value '%s' in %s/%s",
+		    d->label, buf, dir, attr);
+	return true;
+}
+
 static uint64_t read_num_attr(const struct iio_device_info *d,
 			      const char *dir, const char *attr)
 {
-	char buf[64];
 	uint64_t v;
 
-	if (!read_attr(dir, attr, buf, sizeof(buf)))
+	if (!read_num_attr_present(d, dir, attr, &v))
 		die_perror(IIOCTL_EDEVICE, "%s: cannot read %s/%s", d->label,
 			   dir, attr);
-	if (parse_u64(buf, 0, UINT64_MAX, &v))
-		die(IIOCTL_EDEVICE, "%s: unexpected value '%s' in %s/%s",
-		    d->label, buf, dir, attr);
 	return v;
 }
 
@@ -74,13 +85,9 @@ static void read_window(struct iio_device_info *d, const char *dir,
 			const char *offset_attr, const char *len_attr,
 			struct iio_window *w)
 {
-	char probe[64];
-
-	w->present = read_attr(dir, len_attr, probe, sizeof(probe));
-	if (!w->present)
-		return;
-	w->offset = read_num_attr(d, dir, offset_attr);
-	w->len = read_num_attr(d, dir, len_attr);
+	w->present = read_num_attr_present(d, dir, len_attr, &w->len);
+	if (w->present)
+		w->offset = read_num_attr(d, dir, offset_attr);
 }
 
 /* The last component of the symlink dir/name's target, or "". */
@@ -121,8 +128,8 @@ static bool read_device(unsigned nr, struct iio_device_info *d)
 	d->events = read_num_attr(d, dir, "event");
 	d->listeners = read_num_attr(d, dir, "listener");
 	/* older frameworks (and the host fixture) have no vectors */
-	d->vectors = read_attr(dir, "vectors", probe, sizeof(probe)) ?
-		     read_num_attr(d, dir, "vectors") : 1;
+	if (!read_num_attr_present(d, dir, "vectors", &d->vectors))
+		d->vectors = 1;
 	while (d->dma_buffers < DEVICE_DMA_MAX) {
 		char size_attr[32];
 
@@ -158,13 +165,34 @@ static int compare_nr(const void *a, const void *b)
 	return (x->nr > y->nr) - (x->nr < y->nr);
 }
 
+/* The class folder, open for next_device_nr(); dies if it cannot be read. */
+static DIR *open_class_dir(void)
+{
+	DIR *dir = opendir(sysfs_root);
+
+	if (!dir)
+		die_perror(IIOCTL_EDEVICE, "cannot read %s", sysfs_root);
+	return dir;
+}
+
+/* N of the class folder's next iioN entry, or -1 after the last. */
+static long next_device_nr(DIR *dir)
+{
+	struct dirent *e;
+	long nr;
+
+	while ((e = readdir(dir)))
+		if ((nr = parse_label(e->d_name)) >= 0)
+			return nr;
+	return -1;
+}
+
 static struct iio_device_info *devices;
 static size_t ndevices;
 static bool listed;
 
 size_t device_list_fresh(const struct iio_device_info **devs)
 {
-	struct dirent *e;
 	size_t cap = 0;
 	DIR *dir;
 	long nr;
@@ -172,13 +200,8 @@ size_t device_list_fresh(const struct iio_device_info **devs)
 	free(devices);
 	devices = NULL;
 	ndevices = 0;
-	dir = opendir(sysfs_root);
-	if (!dir)
-		die_perror(IIOCTL_EDEVICE, "cannot read %s", sysfs_root);
-	while ((e = readdir(dir))) {
-		nr = parse_label(e->d_name);
-		if (nr < 0)
-			continue;
+	dir = open_class_dir();
+	while ((nr = next_device_nr(dir)) >= 0) {
 		if (ndevices == cap) {
 			cap = cap ? 2 * cap : 8;
 			devices = xrealloc(devices, cap * sizeof(*devices));
@@ -254,16 +277,81 @@ static noreturn void die_no_device(const char *fmt, const char *arg)
 	    sysfs_root);
 }
 
+/*
+ * Devices read one by one, before (or without) the whole list: resolving
+ * iioN, N or a node path reads that device alone, a name each device's
+ * name alone.  Kept for the process, like the list, each in its own
+ * allocation so that targets stay valid.
+ */
+struct device_entry {
+	struct device_entry *next;
+	struct iio_device_info info;
+};
+static struct device_entry *read_singly;
+
 static const struct iio_device_info *find_nr(long nr)
 {
-	const struct iio_device_info *devs;
-	size_t n, i;
+	struct device_entry *e;
+	size_t i;
 
-	n = device_list(&devs);
-	for (i = 0; i < n; i++)
-		if ((long)devs[i].nr == nr)
-			return &devs[i];
-	return NULL;
+	if (listed) {
+		for (i = 0; i < ndevices; i++)
+			if ((long)devices[i].nr == nr)
+				return &devices[i];
+		return NULL;
+	}
+	for (e = read_singly; e; e = e->next)
+		if ((long)e->info.nr == nr)
+			return &e->info;
+	if (nr < 0 || nr > INT_MAX)
+		return NULL;
+	e = xmalloc(sizeof(*e));
+	if (!read_device((unsigned)nr, &e->info)) {
+		free(e);
+		return NULL;
+	}
+	e->next = read_singly;
+	read_singly = e;
+	return &e->info;
+}
+
+/*
+ * The devices named name, by number (at most max of them): only the
+ * name attributes are read unless the list is; returns how many there
+ * are (it may exceed max).
+ */
+/* The most devices of one name an ambiguity message lists */
+#define NAMED_MAX 64
+
+static int compare_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
+static size_t find_named(const char *name, long *nrs, size_t max)
+{
+	char path[PATH_MAX], buf[256];
+	size_t i, n = 0;
+	DIR *dir;
+	long nr;
+
+	if (listed) {
+		for (i = 0; i < ndevices; i++)
+			if (!strcmp(devices[i].name, name) && n++ < max)
+				nrs[n - 1] = devices[i].nr;
+		return n;
+	}
+	dir = open_class_dir();
+	while ((nr = next_device_nr(dir)) >= 0) {
+		snprintf(path, sizeof(path), "%s/iio%ld", sysfs_root, nr);
+		if (read_attr(path, "name", buf, sizeof(buf)) &&
+		    !strcmp(buf, name) && n++ < max)
+			nrs[n - 1] = nr;
+	}
+	closedir(dir);
+	return n;
 }
 
 /*
@@ -379,9 +467,9 @@ void device_resolve(const char *arg, struct iio_target *t)
 {
 	char pci_addr[13];
 	int bar;
-	const struct iio_device_info *devs, *found = NULL;
+	long named[NAMED_MAX];
 	char candidates[512] = "";
-	size_t n, i, len = 0, matches = 0;
+	size_t n, i, len = 0;
 	const char *base;
 	struct stat st;
 	uint64_t num;
@@ -437,24 +525,23 @@ void device_resolve(const char *arg, struct iio_target *t)
 			die_no_device("no device", arg);
 		return;
 	}
-	n = device_list(&devs);
-	for (i = 0; i < n; i++) {
-		if (strcmp(devs[i].name, arg))
-			continue;
-		found = &devs[i];
-		matches++;
-		if (len < sizeof(candidates))
+	n = find_named(arg, named, NAMED_MAX);
+	if (n > 1) {
+		if (n > NAMED_MAX)
+			n = NAMED_MAX;
+		qsort(named, n, sizeof(*named), compare_long);
+		for (i = 0; i < n && len < sizeof(candidates); i++)
 			len += (size_t)snprintf(candidates + len,
 						sizeof(candidates) - len,
-						"%s%s", matches > 1 ? ", " : "",
-						devs[i].label);
-	}
-	if (matches > 1)
+						"%siio%ld", i ? ", " : "",
+						named[i]);
 		die(IIOCTL_EUSAGE, "device name '%s' is ambiguous: %s", arg,
 		    candidates);
-	if (!found)
+	}
+	if (n)
+		t->dev = find_nr(named[0]);
+	if (!t->dev)
 		die_no_device("no device named", arg);
-	t->dev = found;
 }
 
 void device_attr_path(const struct iio_device_info *dev, const char *attr,

@@ -17,24 +17,26 @@ static bool is_name(const char *s)
 	       *s == '_';
 }
 
-/* The map of r's device for name arg; dies if it has none. */
-static const struct regmap *map_or_die(const struct region *r,
-				       const char *arg)
+/* The map of r's device for name arg, or NULL with why set. */
+static const struct regmap *map_for_name(const struct region *r,
+					 const char *arg, char *why)
 {
 	const struct regmap *map;
 
-	if (r->node == NODE_DMA)
-		die(IIOCTL_EUSAGE, "invalid offset '%s': a DMA buffer has no registers",
-		    arg);
+	if (r->node == NODE_DMA) {
+		snprintf(why, WHY_MAX, "invalid offset '%s': a DMA buffer has no registers",
+			 arg);
+		return NULL;
+	}
 	map = device_regmap(r->dev);
 	if (!map)
-		die(IIOCTL_EUSAGE, "invalid offset '%s': not a number, and %s has no register map (see iio-regmap(5))",
-		    arg, r->dev->label);
+		snprintf(why, WHY_MAX, "invalid offset '%s': not a number, and %s has no register map (see iio-regmap(5))",
+			 arg, r->dev->label);
 	return map;
 }
 
-void location_parse_or_die(const struct region *r, const char *arg,
-			   const char *width_arg, struct location *loc)
+bool location_parse(const struct region *r, const char *arg, unsigned width,
+		    struct location *loc, char *why)
 {
 	char name[2 * REGMAP_NAME_MAX + 2];
 	const struct regmap *map;
@@ -42,91 +44,138 @@ void location_parse_or_die(const struct region *r, const char *arg,
 	struct iio_window w;
 
 	memset(loc, 0, sizeof(*loc));
-	loc->width = width_arg ? parse_width_or_die(width_arg) : 4;
-	if (!is_name(arg)) {
-		loc->offset = parse_u64_or_die(arg, "offset", NUM_SUFFIX,
-					       UINT64_MAX);
-		return;
+	loc->width = width ? width : 4;
+	if (!is_name(arg))
+		return parse_number(arg, "offset", NUM_SUFFIX, UINT64_MAX,
+				    &loc->offset, why);
+	map = map_for_name(r, arg, why);
+	if (!map)
+		return false;
+	if (strlen(arg) >= sizeof(name)) {
+		snprintf(why, WHY_MAX, "no register '%.*s...' in %s",
+			 REGMAP_NAME_MAX, arg, map->path);
+		return false;
 	}
-	map = map_or_die(r, arg);
-	if (strlen(arg) >= sizeof(name))
-		die(IIOCTL_EUSAGE, "no register '%.*s...' in %s", REGMAP_NAME_MAX,
-		    arg, map->path);
 	copy_string(name, sizeof(name), arg);
 	dot = strchr(arg, '.');
 	if (dot)
 		name[dot - arg] = '\0';
 	loc->reg = regmap_find_reg(map, name);
-	if (!loc->reg)
-		die(IIOCTL_EUSAGE, "no register '%s' in %s (iioctl regs %s lists them)",
-		    name, map->path, r->dev->label);
+	if (!loc->reg) {
+		snprintf(why, WHY_MAX, "no register '%s' in %s (iioctl regs %s lists them)",
+			 name, map->path, r->dev->label);
+		return false;
+	}
 	if (dot) {
 		loc->field = regmap_find_field(loc->reg, dot + 1);
-		if (!loc->field)
-			die(IIOCTL_EUSAGE, "register %s has no field '%s' (iioctl regs %s %s lists them)",
-			    loc->reg->name, dot + 1, r->dev->label,
-			    loc->reg->name);
+		if (!loc->field) {
+			snprintf(why, WHY_MAX, "register %s has no field '%s' (iioctl regs %s %s lists them)",
+				 loc->reg->name, dot + 1, r->dev->label,
+				 loc->reg->name);
+			return false;
+		}
 	}
-	if (!width_arg)
+	if (!width)
 		loc->width = loc->reg->width;
-	if (loc->field && loc->field->msb >= 8 * loc->width)
-		die(IIOCTL_EUSAGE, "field %s.%s (bits %u:%u) does not fit width %u",
-		    loc->reg->name, loc->field->name, loc->field->msb,
-		    loc->field->lsb, loc->width);
+	if (loc->field && loc->field->msb >= 8 * loc->width) {
+		snprintf(why, WHY_MAX, "field %s.%s (bits %u:%u) does not fit width %u",
+			 loc->reg->name, loc->field->name, loc->field->msb,
+			 loc->field->lsb, loc->width);
+		return false;
+	}
 	loc->offset = loc->reg->offset;
 	if (r->node == NODE_IN || r->node == NODE_OUT) {
 		w = device_window(r->dev, r->node);
-		if (loc->offset < w.offset || loc->offset - w.offset >= w.len)
-			die(IIOCTL_EUSAGE, "register %s (0x%llx) is outside %s",
-			    loc->reg->name, (unsigned long long)loc->offset,
-			    r->label);
+		if (loc->offset < w.offset || loc->offset - w.offset >= w.len) {
+			snprintf(why, WHY_MAX, "register %s (0x%llx) is outside %s",
+				 loc->reg->name, (unsigned long long)loc->offset,
+				 r->label);
+			return false;
+		}
 		loc->offset -= w.offset;
 	}
+	return true;
+}
+
+void location_parse_or_die(const struct region *r, const char *arg,
+			   const char *width_arg, struct location *loc)
+{
+	char why[WHY_MAX];
+	unsigned width = width_arg ? parse_width_or_die(width_arg) : 0;
+
+	if (!location_parse(r, arg, width, loc, why))
+		die(IIOCTL_EUSAGE, "%s", why);
+}
+
+bool location_access(const struct location *loc, bool write, char *why)
+{
+	const struct regmap_reg *reg = loc->reg;
+
+	if (!reg)
+		return true;
+	if (write && reg->access == ACCESS_RO)
+		snprintf(why, WHY_MAX, "register %s is read-only", reg->name);
+	else if (!write && reg->access == ACCESS_WO)
+		snprintf(why, WHY_MAX, "register %s is write-only", reg->name);
+	else if (write && loc->field && reg->access == ACCESS_WO)
+		snprintf(why, WHY_MAX, "register %s is write-only: its field %s cannot be changed alone (write the register)",
+			 reg->name, loc->field->name);
+	else
+		return true;
+	return false;
 }
 
 void location_check_access(const struct location *loc, bool write)
 {
-	if (!loc->reg)
-		return;
-	if (write && loc->reg->access == ACCESS_RO)
-		die(IIOCTL_EUSAGE, "register %s is read-only", loc->reg->name);
-	if (!write && loc->reg->access == ACCESS_WO)
-		die(IIOCTL_EUSAGE, "register %s is write-only", loc->reg->name);
-	if (write && loc->field && loc->reg->access == ACCESS_WO)
-		die(IIOCTL_EUSAGE, "register %s is write-only: its field %s cannot be changed alone (write the register)",
-		    loc->reg->name, loc->field->name);
+	char why[WHY_MAX];
+
+	if (!location_access(loc, write, why))
+		die(IIOCTL_EUSAGE, "%s", why);
+}
+
+bool location_value_mask(const struct location *loc, const char *value_arg,
+			 const char *mask_arg, uint64_t *value, uint64_t *mask,
+			 char *why)
+{
+	const struct regmap_field *f = loc->field;
+	const struct regmap_value *named;
+	char buf[32];
+
+	if (!f)
+		return parse_value_mask(value_arg, mask_arg,
+					width_bits(loc->width), value, mask,
+					why);
+	named = is_name(value_arg) ? regmap_find_value(f, value_arg) : NULL;
+	if (is_name(value_arg) && !named) {
+		snprintf(why, WHY_MAX, "field %s.%s has no value '%s'%s",
+			 loc->reg->name, f->name, value_arg,
+			 f->nvalues ? " (iioctl regs lists them)" : "");
+		return false;
+	}
+	if (named) {
+		snprintf(buf, sizeof(buf), "0x%llx",
+			 (unsigned long long)named->value);
+		value_arg = buf;
+	}
+	if (!parse_value_mask(value_arg, mask_arg, regmap_field_bits(f),
+			      value, mask, why))
+		return false;
+	*value <<= f->lsb;
+	*mask <<= f->lsb;
+	/* w1c: the other bits are written 0, which clears nothing */
+	if (loc->reg->access == ACCESS_W1C)
+		*mask = width_bits(loc->width);
+	return true;
 }
 
 void location_value_mask_or_die(const struct location *loc,
 				const char *value_arg, const char *mask_arg,
 				uint64_t *value, uint64_t *mask)
 {
-	const struct regmap_field *f = loc->field;
-	const struct regmap_value *named;
-	char buf[32];
+	char why[WHY_MAX];
 
-	if (!f) {
-		parse_value_mask_or_die(value_arg, mask_arg,
-					width_bits(loc->width), value, mask);
-		return;
-	}
-	named = is_name(value_arg) ? regmap_find_value(f, value_arg) : NULL;
-	if (is_name(value_arg) && !named)
-		die(IIOCTL_EUSAGE, "field %s.%s has no value '%s'%s",
-		    loc->reg->name, f->name, value_arg,
-		    f->nvalues ? " (iioctl regs lists them)" : "");
-	if (named) {
-		snprintf(buf, sizeof(buf), "0x%llx",
-			 (unsigned long long)named->value);
-		value_arg = buf;
-	}
-	parse_value_mask_or_die(value_arg, mask_arg, regmap_field_bits(f),
-				value, mask);
-	*value <<= f->lsb;
-	*mask <<= f->lsb;
-	/* w1c: the other bits are written 0, which clears nothing */
-	if (loc->reg->access == ACCESS_W1C)
-		*mask = width_bits(loc->width);
+	if (!location_value_mask(loc, value_arg, mask_arg, value, mask, why))
+		die(IIOCTL_EUSAGE, "%s", why);
 }
 
 uint64_t location_extract(const struct location *loc, uint64_t v)

@@ -22,20 +22,28 @@ struct location {
 /*
  * arg: a number, or REG / REG.FIELD (any case) of the map of r's device
  * (offsets in the in or out window are the register's less the window's
- * start).  The width is width_arg's (-w, or NULL), else the register's,
- * else 4.  Dies with status 2 on a bad number, a name with no map, an
- * unknown register or field, a field the width does not hold, or a
- * register outside the node.  Does not check the range.
+ * start).  The width is width's (-w, or 0 for none), else the register's,
+ * else 4.  False, with why (WHY_MAX bytes, common.h) set, on a bad number,
+ * a name with no map, an unknown register or field, a field the width
+ * does not hold, or a register outside the node.  Does not check the
+ * range.  The _or_die twin takes -w's argument (or NULL) and dies with
+ * status 2 where this returns false.
  */
+bool location_parse(const struct region *r, const char *arg, unsigned width,
+		    struct location *loc, char *why);
 void location_parse_or_die(const struct region *r, const char *arg,
 			   const char *width_arg, struct location *loc);
-/* Dies (status 2) if a named register is write-only (reading) or read-only. */
+/* False (why set) if a named register is write-only (reading) or read-only. */
+bool location_access(const struct location *loc, bool write, char *why);
 void location_check_access(const struct location *loc, bool write);
 /*
  * VALUE[:MASK] and -m MASK (or NULL) for the location: for a field, the
  * field's bits (VALUE may be one of its named values), shifted into the
- * register; dies with status 2 if they do not fit.
+ * register; false (why set) if they do not fit.
  */
+bool location_value_mask(const struct location *loc, const char *value_arg,
+			 const char *mask_arg, uint64_t *value, uint64_t *mask,
+			 char *why);
 void location_value_mask_or_die(const struct location *loc,
 				const char *value_arg, const char *mask_arg,
 				uint64_t *value, uint64_t *mask);

@@ -136,14 +136,20 @@ size_t regmap_candidates(const struct iio_device_info *dev,
 	return n;
 }
 
-const struct regmap *device_regmap(const struct iio_device_info *dev)
+/* The map found for each device number (NULL: none), once per process */
+#define MAX_SEARCHED 64
+static struct {
+	unsigned nr;
+	const struct regmap *map;
+} searched[MAX_SEARCHED];
+static size_t nsearched;
+
+static const struct regmap *search_map(const struct iio_device_info *dev)
 {
 	char dirs[16][PATH_MAX], names[8][REGMAP_FILE_NAME_MAX];
 	char path[PATH_MAX + REGMAP_FILE_NAME_MAX];
 	size_t ndirs, nnames, i, j;
 
-	if (map_file)
-		return regmap_load_or_die(map_file);
 	ndirs = regmap_dirs(dirs, 16);
 	nnames = regmap_candidates(dev, names, 8);
 	for (i = 0; i < nnames; i++) {
@@ -155,4 +161,20 @@ const struct regmap *device_regmap(const struct iio_device_info *dev)
 		}
 	}
 	return NULL;
+}
+
+const struct regmap *device_regmap(const struct iio_device_info *dev)
+{
+	const struct regmap *map;
+	size_t i;
+
+	if (map_file)
+		return regmap_load_or_die(map_file);
+	for (i = 0; i < nsearched; i++)
+		if (searched[i].nr == dev->nr)
+			return searched[i].map;
+	map = search_map(dev);
+	if (nsearched < MAX_SEARCHED)
+		searched[nsearched++] = (typeof(searched[0])){ dev->nr, map };
+	return map;
 }

@@ -35,8 +35,9 @@ size_t regmap_candidates(const struct iio_device_info *dev,
 			 char names[][REGMAP_FILE_NAME_MAX], size_t max);
 
 /*
- * The device's map, loaded once; NULL if there is none.  A map that does
- * not parse dies with "FILE:LINE: why" (status 2).
+ * The device's map, searched for once per device and loaded once; NULL
+ * if there is none.  A map that does not parse dies with "FILE:LINE: why"
+ * (status 2).
  */
 const struct regmap *device_regmap(const struct iio_device_info *dev);
 /* A map file, loaded once; dies (status 2) if unreadable or bad. */

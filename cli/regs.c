@@ -2,7 +2,7 @@
 /*
  * regs.c - iioctl regs DEV [REG[.FIELD]]...: the registers of the
  * device's register map read and decoded field by field (text or JSON),
- * or with --names only their names
+ * or with --names only their names (a field's: its named values)
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -231,7 +231,8 @@ static int do_regs(int argc, const char **argv)
 	const struct poptOption options[] = {
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "print JSON", NULL },
 		{ "names", 0, POPT_ARG_NONE, &names, 0,
-		  "print the names only (REG and REG.FIELD), reading no register",
+		  "print the names only (REG and REG.FIELD; of a REG.FIELD, its "
+		  "named values), reading no register",
 		  NULL },
 		/* region_popt_options but --dma: a DMA buffer has no map */
 		{ "in", 0, POPT_ARG_NONE, &region_opts.in, 0,
@@ -281,7 +282,13 @@ static int do_regs(int argc, const char **argv)
 	if (names) {
 		for (i = 0; i < n && !iioctl_dry_run; i++) {
 			const struct regmap_reg *reg = shown[i].loc.reg;
+			const struct regmap_field *f = shown[i].loc.field;
 
+			if (f) {	/* REG.FIELD: its named values */
+				for (j = 0; j < f->nvalues; j++)
+					printf("%s\n", f->values[j].name);
+				continue;
+			}
 			printf("%s\n", reg->name);
 			for (j = 0; j < reg->nfields; j++)
 				printf("%s.%s\n", reg->name,

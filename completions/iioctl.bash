@@ -11,11 +11,15 @@
 # devices with the window once --in or --out is given, node paths as
 # files; -w widths; --dma and --vector the buffers and vectors the device
 # (DEV if given before, else any device) has; list -o columns (a comma
-# list, without those already given); files for
-# poke --from, batch FILE and trigger --raw DEV FILE; directories for
-# --sysfs and --dev.  Uses bash-completion's helpers when they are loaded
-# (they join "--opt=value" and names with colons back into one word) and
-# falls back to COMP_WORDS as they are.
+# list, without those already given); register names (REG and
+# REG.FIELD, as iioctl regs --names DEV lists them) where an offset
+# goes, for a device that has a register map, and a field's named values
+# (iioctl regs --names DEV REG.FIELD) where its VALUE goes (poke,
+# wait-value, and poke's REG.FIELD=VALUE); files for poke --from, batch
+# FILE and trigger --raw DEV FILE; directories for --sysfs and --dev.
+# Uses bash-completion's helpers when they are loaded (they join
+# "--opt=value" and names with colons back into one word) and falls back
+# to COMP_WORDS as they are.
 
 _iioctl_commands="list info dump peek poke regs wait-value watch wait-events
 trigger dma batch help"
@@ -170,15 +174,20 @@ _iioctl_vectors()
 	seq 0 $((max - 1))
 }
 
-# _iioctl_registers DEV GLOBAL...: the register names of DEV's map (none
-# without one), from iioctl itself with the line's global options
-_iioctl_registers()
+# _iioctl_map_names DEV FIELD GLOBAL...: the register names of DEV's map
+# (REG and REG.FIELD), or with FIELD (REG.FIELD) the names of that
+# field's values; none without a map, for a register or a field without
+# named values; from iioctl itself with the line's global options
+_iioctl_map_names()
 {
-	local dev
+	local dev field
 	dev=$(_iioctl_dequote "$1")
-	shift
+	field=$(_iioctl_dequote "$2")
+	shift 2
 	[ -n "$dev" ] || return
-	command iioctl "$@" regs --names "$dev" 2>/dev/null
+	# a register (or an offset) has no named values
+	[ -z "$field" ] || [[ $field == ?*.?* ]] || return
+	command iioctl "$@" regs --names "$dev" ${field:+"$field"} 2>/dev/null
 }
 
 # _iioctl_files CUR [-d]: file (or, with -d, directory) names
@@ -316,6 +325,29 @@ _iioctl()
 	for w in "${words[@]:0:cword}"; do
 		[ "$w" = --raw ] && raw=true
 	done
+	# a field's VALUE: the names of its values.  In one word, poke DEV
+	# REG.FIELD=VALUE, readline completes what follows the =;
+	# bash-completion keeps the word whole, without it the = is a word
+	# of its own (REG.FIELD, =, VALUE)
+	local field="" before=${COMP_LINE:0:COMP_POINT}
+	if [ "$cmd:$n" = poke:1 ] && [[ $cur == *=* ]]; then
+		field=${cur%%=*} cur=${cur#*=}
+	elif [ "$cmd:$n" = poke:2 ] && [ "$cur" = = ] &&
+	     [[ $before == *[^[:blank:]]= ]]; then
+		field=${args[1]} cur=""
+	elif [ "$cmd:$n" = poke:3 ] && [ "${args[2]}" = = ] &&
+	     [[ $before == *[^[:blank:]]="$cur" ]]; then
+		field=${args[1]}
+	elif [ "$cmd:$n" = poke:2 ] || [ "$cmd:$n" = wait-value:2 ]; then
+		field=${args[1]}
+	fi
+	if [ -n "$field" ]; then
+		local -a values
+		mapfile -t values < <(_iioctl_map_names "${args[0]}" "$field" \
+			--sysfs "$sysfs" "${global[@]}")
+		_iioctl_reply "$cur" "${values[@]}"
+		return 0
+	fi
 	case $cmd:$n in
 	list:* | info:0 | dump:0 | peek:0 | poke:0 | wait-value:0 | watch:0 | \
 	wait-events:0 | trigger:0 | dma:0 | regs:0)
@@ -327,7 +359,7 @@ _iioctl()
 		;;
 	peek:1 | poke:1 | wait-value:1 | watch:* | regs:*)
 		local -a regs
-		mapfile -t regs < <(_iioctl_registers "${args[0]}" \
+		mapfile -t regs < <(_iioctl_map_names "${args[0]}" "" \
 			--sysfs "$sysfs" "${global[@]}")
 		_iioctl_reply "$cur" "${regs[@]}" ;;
 	trigger:1)

@@ -11,9 +11,11 @@
 # and --vector what the device has; list -o columns (a comma list, not
 # those already given); register names (REG and REG.FIELD, as iioctl regs
 # --names DEV lists them, with the line's --sysfs, --map and --maps) where
-# an offset goes, for a device that has a register map; files for poke
-# --from, batch FILE, trigger --raw DEV FILE and --map; directories for
-# --sysfs, --dev and --maps.
+# an offset goes, for a device that has a register map, and a field's
+# named values (iioctl regs --names DEV REG.FIELD) where its VALUE goes
+# (poke, wait-value, and poke's REG.FIELD=VALUE); files for poke --from,
+# batch FILE, trigger --raw DEV FILE and --map; directories for --sysfs,
+# --dev and --maps.
 
 set -l __iioctl_cmds list info dump peek poke regs wait-value watch wait-events trigger dma batch help
 
@@ -170,14 +172,41 @@ function __iioctl_vectors
     seq 0 (math $max - 1)
 end
 
-# the register names of DEV's map (none without one), from iioctl
-function __iioctl_registers
+# iioctl regs --names DEV [REG.FIELD]: the register names of DEV's map,
+# or the names of the field's values; none without a map or for a
+# register
+function __iioctl_map_names
     set -l parsed (__iioctl_parse)
     set -q parsed[2]; or return
+    # a register (or an offset) has no named values
+    if set -q argv[1]
+        string match -qr '^.+\..+$' -- $argv[1]; or return
+    end
     set -l sysfs $__iioctl_sysfs
     test -n "$sysfs"; or set sysfs $IIOCTL_SYSFS
     test -n "$sysfs"; or set sysfs /sys/class/iio
-    command iioctl --sysfs $sysfs $__iioctl_global regs --names $parsed[2] 2>/dev/null
+    command iioctl --sysfs $sysfs $__iioctl_global regs --names $parsed[2] $argv 2>/dev/null
+end
+
+# the register names where an offset goes; in poke's REG.FIELD=VALUE the
+# field's values, each as REG.FIELD=VALUE
+function __iioctl_registers
+    set -l parsed (__iioctl_parse)
+    set -l token (commandline -ct)
+    if test "$parsed[1]" = poke; and string match -q -- '*=*' $token
+        set -l field (string split -m 1 = -- $token)[1]
+        for v in (__iioctl_map_names $field)
+            echo $field=$v
+        end
+        return
+    end
+    __iioctl_map_names
+end
+
+# the names of the values of the field REG.FIELD, the second argument
+function __iioctl_values
+    set -l parsed (__iioctl_parse)
+    set -q parsed[3]; and __iioctl_map_names $parsed[3]
 end
 
 # true if the command is one of the arguments and DEV is given
@@ -308,6 +337,7 @@ complete -c iioctl -n '__iioctl_at 0 info dump peek poke regs wait-value watch w
     -a '(__iioctl_devices)'
 complete -c iioctl -n '__iioctl_at 1 peek poke wait-value; or __iioctl_after_dev watch regs' \
     -a '(__iioctl_registers)'
+complete -c iioctl -n '__iioctl_at 2 poke wait-value' -a '(__iioctl_values)'
 complete -c iioctl -n '__iioctl_at 1 trigger; and __fish_seen_argument -l raw' \
     -F
 complete -c iioctl -n '__iioctl_at 0 batch' -F

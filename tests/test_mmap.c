@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -211,6 +212,36 @@ static void map_page_allocator_block(void)
 	dummy_reload("");
 }
 
+/*
+ * iio_register_device(9): the pages of such a block after its first are
+ * mapped by page frame number, so get_user_pages() of them fails with
+ * EEXIST (vmsplice(2) pins the pages it is given); the first page, which
+ * has its reference count, pins.
+ */
+static void page_allocator_block_pins_first_page_only(void)
+{
+	const size_t size = 0x4000;
+	struct iovec iov;
+	int fd, pipefd[2];
+	void *p;
+
+	dummy_reload("freq=0 alloc=pages size=16K");
+	nr = dummy_nr(0);
+	fd = MUST(open(iio_node(nr, ""), O_RDWR));
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	EXPECT(p != MAP_FAILED);
+	MUST(pipe(pipefd));
+	iov = (struct iovec){ .iov_base = p, .iov_len = 0x1000 };
+	EXPECT_EQ(vmsplice(pipefd[1], &iov, 1, 0), 0x1000);
+	iov.iov_base = (char *)p + 0x1000;
+	EXPECT_ERRNO(vmsplice(pipefd[1], &iov, 1, 0), EEXIST);
+	close(pipefd[0]);
+	close(pipefd[1]);
+	munmap(p, size);
+	close(fd);
+	dummy_reload("");
+}
+
 static const struct check_case cases[] = {
 	CASE(map_whole_region),
 	CASE(map_windows),
@@ -221,5 +252,6 @@ static const struct check_case cases[] = {
 	CASE(mapping_survives_close_and_fork),
 	CASE(madv_dontneed_refaults),
 	CASE(map_page_allocator_block),
+	CASE(page_allocator_block_pins_first_page_only),
 };
 CHECK_MAIN(cases)
