@@ -2,8 +2,8 @@
 # top-level Makefile (`-include completions/completions.mk`)
 #
 #   make completions        checks that each script loads in its shell
-#   tests/host/completion   the completion tests (bash candidates, zsh and
-#                           fish loading, fish's own completion of commands)
+#   tests/host/completion   the completion tests (the candidates each shell
+#                           offers, and fish's own completion of commands)
 #
 # Nothing is built: the scripts are installed as they are, e.g.
 #   completions/iioctl.bash  /usr/share/bash-completion/completions/iioctl

@@ -16,7 +16,8 @@
 # goes, for a device that has a register map, and a field's named values
 # (iioctl regs --names DEV REG.FIELD) where its VALUE goes (poke,
 # wait-value, and poke's REG.FIELD=VALUE); files for poke --from, batch
-# FILE and trigger --raw DEV FILE; directories for --sysfs and --dev.
+# FILE, trigger --raw DEV FILE and --map; directories for --sysfs,
+# --dev and --maps.
 # Uses bash-completion's helpers when they are loaded (they join
 # "--opt=value" and names with colons back into one word) and falls back
 # to COMP_WORDS as they are.
