@@ -315,11 +315,6 @@ static const struct iio_device_info *find_nr(long nr)
 	return &e->info;
 }
 
-/*
- * The devices named name, by number (at most max of them): only the
- * name attributes are read unless the list is; returns how many there
- * are (it may exceed max).
- */
 /* The most devices of one name an ambiguity message lists */
 #define NAMED_MAX 64
 
@@ -330,6 +325,11 @@ static int compare_long(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/*
+ * The devices named name, by number (at most max of them): only the
+ * name attributes are read unless the list is; returns how many there
+ * are (it may exceed max).
+ */
 static size_t find_named(const char *name, long *nrs, size_t max)
 {
 	char path[PATH_MAX], buf[256];
