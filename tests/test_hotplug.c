@@ -521,7 +521,7 @@ static void edu_removed_in_use(const char *id, const char *pci,
 	regs = map_bar(fd, 4096);
 	if (generic) {
 		snprintf(path, sizeof(path), "%d", DMA_BYTES);
-		EXPECT_EQ(write_text(iio_attr_path(nr, "dma_request"), path), 0);
+		EXPECT_EQ(iio_dma_request(nr, path), 0);
 		snprintf(path, sizeof(path), "/sys/class/iio/iio%d/dma0/buffer",
 			 nr);
 		bfd = MUST(open(path, O_RDWR));

@@ -30,7 +30,6 @@
 #define EDU_PCI		"0000:00:13.0"	/* no driver at boot */
 #define EDU_DRV		"/sys/bus/pci/drivers/iio_edu"
 #define PARAM		"/sys/module/iio/parameters/enable_unsafe_noiommu_mode"
-#define TAINT_USER	(1ULL << 6)
 #define REFUSED(pci)	"DMA buffer refused: no IOMMU translates the DMA of " pci
 #define OPT_IN		"iio.enable_unsafe_noiommu_mode=1"
 #define UNSAFE_USE	"DMA buffer without IOMMU translation"
@@ -39,16 +38,6 @@
 #define EDU_IRQ_STATUS	0x24
 #define EDU_IRQ_RAISE	0x60
 #define EDU_IRQ_ACK	0x64
-
-static unsigned long long tainted(void)
-{
-	return read_num("/proc/sys/kernel/tainted");
-}
-
-static int dma_request(int nr, const char *size)
-{
-	return write_text(iio_attr_path(nr, "dma_request"), size);
-}
 
 /* iio_pci_generic on the edu no driver took at boot: its iio number */
 static int bind_generic(void)
@@ -138,7 +127,7 @@ static void master_stays_off(int nr, const char *pci, unsigned int lines)
 	EXPECT_EQ(pci_command(pci) & PCI_CMD_MASTER, 0);
 	close(fd);
 	EXPECT_EQ(refusals(MASTER_REFUSED, pci), lines);
-	EXPECT_EQ(tainted() & TAINT_USER, 0);
+	EXPECT(!kernel_tainted_user());
 	EXPECT_EQ(kmsg_count("without IOMMU translation"), 0);
 }
 
@@ -146,7 +135,7 @@ static void master_stays_off(int nr, const char *pci, unsigned int lines)
 static void booted_without_opt_in(void)
 {
 	EXPECT_STREQ(read_text(PARAM), "N");
-	EXPECT_EQ(tainted() & TAINT_USER, 0);
+	EXPECT(!kernel_tainted_user());
 	EXPECT(!path_exists("/sys/class/iommu/dmar0"));
 }
 
@@ -186,13 +175,13 @@ static void dma_request_refused(void)
 
 	EXPECT_STREQ(read_text(iio_attr_path(nr, "dma_iommu")), "refused");
 	EXPECT_EQ(kmsg_count(REFUSED(EDU_PCI)), 0);
-	EXPECT_EQ(dma_request(nr, "4096"), EPERM);
+	EXPECT_EQ(iio_dma_request(nr, "4096"), EPERM);
 	EXPECT_EQ(kmsg_count(REFUSED(EDU_PCI) ", which could reach all memory; "
 			     OPT_IN " allows it"), 1);
 	EXPECT(!path_exists(iio_attr_path(nr, "dma0")));
 	/* the size is still checked first */
-	EXPECT_EQ(dma_request(nr, "0"), EINVAL);
-	EXPECT_EQ(tainted() & TAINT_USER, 0);
+	EXPECT_EQ(iio_dma_request(nr, "0"), EINVAL);
+	EXPECT(!kernel_tainted_user());
 	EXPECT_EQ(kmsg_count(UNSAFE_USE), 0);
 }
 
@@ -287,7 +276,7 @@ static void edu_msi_falls_back_to_intx(void)
 	}
 	EXPECT_EQ(module_unload("iio_edu"), 0);
 	EXPECT_EQ(module_load("iio_edu", ""), 0);
-	EXPECT_EQ(tainted() & TAINT_USER, 0);
+	EXPECT(!kernel_tainted_user());
 }
 
 /*
@@ -312,7 +301,7 @@ static void nvme_driver_names_opt_in(void)
 	EXPECT_STREQ(nvme_driver_err(), want);
 	EXPECT_EQ(shell("[ $(wc -l < " NVME_ERR ") = 1 ]"), 0);
 	nvme_unbind();
-	EXPECT_EQ(tainted() & TAINT_USER, 0);
+	EXPECT(!kernel_tainted_user());
 }
 
 /*
@@ -327,10 +316,10 @@ static void opt_in_taints_once(void)
 
 	EXPECT_EQ(write_text(PARAM, "1"), 0);
 	EXPECT_STREQ(read_text(iio_attr_path(nr, "dma_iommu")), "unsafe");
-	EXPECT_EQ(dma_request(nr, "4096"), 0);
-	EXPECT(tainted() & TAINT_USER);
+	EXPECT_EQ(iio_dma_request(nr, "4096"), 0);
+	EXPECT(kernel_tainted_user());
 	EXPECT_EQ(kmsg_count(UNSAFE_USE), 1);
-	EXPECT_EQ(dma_request(nr, "0x2000"), 0);
+	EXPECT_EQ(iio_dma_request(nr, "0x2000"), 0);
 	snprintf(path, sizeof(path), "/sys/class/iio/iio%d/dma1/size", nr);
 	EXPECT_STREQ(read_text(path), "0x2000");
 
@@ -346,10 +335,10 @@ static void opt_in_taints_once(void)
 
 	EXPECT_EQ(write_text(PARAM, "0"), 0);
 	EXPECT_STREQ(read_text(iio_attr_path(nr, "dma_iommu")), "refused");
-	EXPECT_EQ(dma_request(nr, "4096"), EPERM);
+	EXPECT_EQ(iio_dma_request(nr, "4096"), EPERM);
 	EXPECT(path_exists(iio_attr_path(nr, "dma1")));
 	EXPECT(!path_exists(iio_attr_path(nr, "dma2")));
-	EXPECT(tainted() & TAINT_USER);
+	EXPECT(kernel_tainted_user());
 }
 
 static const struct check_case cases[] = {

@@ -240,7 +240,7 @@ static void intx_masked_after_unbind(void)
 	bind(EDU_PCI);
 	gnr = pci_bar_nr(EDU_PCI, 0);
 	enr = iio_edu_sharing(gnr);
-	EXPECT_EQ(write_text(iio_attr_path(gnr, "dma_request"), "4096"), 0);
+	EXPECT_EQ(iio_dma_request(gnr, "4096"), 0);
 	/* held open: bus mastering stays on until the unbind */
 	gregs = map_region(gnr, 4096);
 	edu_dma_into_buffer(gnr);

@@ -356,12 +356,6 @@ static const char *irq_mode(const char *pci)
 	return read_text(path);
 }
 
-/* write @text to dma_request of @nr; 0 or the errno */
-static int dma_request(int nr, const char *text)
-{
-	return write_text(iio_attr_path(nr, "dma_request"), text);
-}
-
 /*
  * vectors=4 on edu, which has MSI but no MSI-X: it falls back to MSI with
  * one vector and says so.  DMA buffers requested by user space: limits and
@@ -388,15 +382,15 @@ static void msix_fallback_and_requested_dma(void)
 		 nr, nr);
 	EXPECT_EQ(read_num(path), read_num(iio_attr_path(nr, "event")));
 
-	EXPECT_EQ(dma_request(nr, "0"), EINVAL);
-	EXPECT_EQ(dma_request(nr, "lots"), EINVAL);
-	EXPECT_EQ(dma_request(nr, "0x7000"), E2BIG);
-	EXPECT_EQ(dma_request(nr, "4096"), 0);
-	EXPECT_EQ(dma_request(nr, "0x1001"), 0);	/* two pages */
-	EXPECT_EQ(dma_request(nr, "0x1000"), 0);
-	EXPECT_EQ(dma_request(nr, "0x3000"), E2BIG);	/* 0x4000 used */
-	EXPECT_EQ(dma_request(nr, "1"), 0);		/* dma3: 0x5000 */
-	EXPECT_EQ(dma_request(nr, "1"), ENOSPC);	/* all four exist */
+	EXPECT_EQ(iio_dma_request(nr, "0"), EINVAL);
+	EXPECT_EQ(iio_dma_request(nr, "lots"), EINVAL);
+	EXPECT_EQ(iio_dma_request(nr, "0x7000"), E2BIG);
+	EXPECT_EQ(iio_dma_request(nr, "4096"), 0);
+	EXPECT_EQ(iio_dma_request(nr, "0x1001"), 0);	/* two pages */
+	EXPECT_EQ(iio_dma_request(nr, "0x1000"), 0);
+	EXPECT_EQ(iio_dma_request(nr, "0x3000"), E2BIG);	/* 0x4000 used */
+	EXPECT_EQ(iio_dma_request(nr, "1"), 0);		/* dma3: 0x5000 */
+	EXPECT_EQ(iio_dma_request(nr, "1"), ENOSPC);	/* all four exist */
 	snprintf(path, sizeof(path), "/sys/class/iio/iio%d/dma1/size", nr);
 	EXPECT_STREQ(read_text(path), "0x2000");
 	EXPECT(path_exists(iio_attr_path(nr, "dma3")));

@@ -320,8 +320,7 @@ static void msix_event_nodes_and_requested_dma(void)
 	expect_nodes(nr, false, false, 4);
 	wait_uevents(sock, "add", NVME_PCI);
 	EXPECT_EQ(read_num(iio_attr_path(nr, "vectors")), 4);
-	snprintf(path, sizeof(path), "/sys/class/iio/iio%d/dma_request", nr);
-	EXPECT_EQ(write_text(path, "0x1000"), 0);
+	EXPECT_EQ(iio_dma_request(nr, "0x1000"), 0);
 	n_expected = 0;
 	expect_dma(nr, 0);
 	wait_uevents(sock, "add", NVME_PCI);

@@ -27,6 +27,11 @@ const char *iio_attr_path(int nr, const char *attr)
 	return path;
 }
 
+int iio_dma_request(int nr, const char *size)
+{
+	return write_text(iio_attr_path(nr, "dma_request"), size);
+}
+
 const char *iio_node(int nr, const char *suffix)
 {
 	static char path[PATH_MAX];
@@ -351,6 +356,11 @@ unsigned long long iio_numbers(void)
 	}
 	closedir(dir);
 	return mask;
+}
+
+int kernel_tainted_user(void)
+{
+	return !!(read_num("/proc/sys/kernel/tainted") & (1ULL << 6));
 }
 
 unsigned long long now_ms(void)

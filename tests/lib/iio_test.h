@@ -13,6 +13,8 @@
 
 /* /sys/class/iio/iioN/<attr> (static buffer, one at a time) */
 const char *iio_attr_path(int nr, const char *attr);
+/* write @size (text) to iio device @nr's dma_request: 0 or the errno */
+int iio_dma_request(int nr, const char *size);
 /* /dev/iioN<suffix>, suffix "" "_in" "_out" "_event" (static buffer) */
 const char *iio_node(int nr, const char *suffix);
 /* number of the iio device whose parent device is named @parent, or -1 */
@@ -58,6 +60,8 @@ unsigned long long slab_active_objects(void);
 unsigned long long meminfo_kb(const char *key);
 /* the iio device numbers in use, as a bit mask of iio0..iio63 (more: bit 63) */
 unsigned long long iio_numbers(void);
+/* whether the kernel is tainted TAINT_USER (/proc/sys/kernel/tainted) */
+int kernel_tainted_user(void);
 /* CLOCK_MONOTONIC in ms */
 unsigned long long now_ms(void);
 
