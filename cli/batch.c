@@ -243,9 +243,8 @@ static bool compile_fast(int n, const char **words, struct batch_op *op)
 	    !location_access(&op->loc, poke, why) ||
 	    (poke && !location_value_mask(&op->loc, pos[2], mask_arg,
 					  &op->value, &op->mask, why)) ||
-	    op->loc.offset % op->loc.width ||
-	    op->loc.offset > op->fr->r.size ||
-	    op->fr->r.size - op->loc.offset < op->loc.width)
+	    !region_range(&op->fr->r, op->loc.offset, op->loc.width,
+			  op->loc.width, why))
 		return false;
 	op->kind = poke ? OP_POKE : OP_PEEK;
 	return true;

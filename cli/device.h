@@ -52,8 +52,8 @@ void device_set_roots(const char *sysfs, const char *dev);
 const char *device_sysfs_root(void);
 
 /*
- * Every device, sorted by number.  The list is read once and kept (batch
- * resolves thousands of lines against it); device_list_fresh() rereads.
+ * Every device, sorted by number.  The list is read once and kept;
+ * device_list_fresh() rereads.
  */
 size_t device_list(const struct iio_device_info **devs);
 size_t device_list_fresh(const struct iio_device_info **devs);
@@ -69,7 +69,9 @@ struct iio_target {
  * DEV: iioN, N, a path to a node (its suffix picks the node; a character
  * device is identified by its minor), a PCI address ([DDDD:]BB:DD.F[/barN]:
  * the device whose parent it is, in BAR N), or an exact device name.  Dies with
- * status 2, listing the devices, when DEV matches none or several.
+ * status 2, listing the devices, when DEV matches none or several.  Unless
+ * the list has been read, iioN, N and a node path read that device alone
+ * and a name every device's name alone; what is read is kept.
  */
 void device_resolve(const char *arg, struct iio_target *t);
 

@@ -98,10 +98,9 @@ bool location_parse(const struct region *r, const char *arg, unsigned width,
 }
 
 void location_parse_or_die(const struct region *r, const char *arg,
-			   const char *width_arg, struct location *loc)
+			   unsigned width, struct location *loc)
 {
 	char why[WHY_MAX];
-	unsigned width = width_arg ? parse_width_or_die(width_arg) : 0;
 
 	if (!location_parse(r, arg, width, loc, why))
 		die(IIOCTL_EUSAGE, "%s", why);

@@ -26,13 +26,12 @@ struct location {
  * else 4.  False, with why (WHY_MAX bytes, common.h) set, on a bad number,
  * a name with no map, an unknown register or field, a field the width
  * does not hold, or a register outside the node.  Does not check the
- * range.  The _or_die twin takes -w's argument (or NULL) and dies with
- * status 2 where this returns false.
+ * range.  The _or_die twin dies with status 2 where this returns false.
  */
 bool location_parse(const struct region *r, const char *arg, unsigned width,
 		    struct location *loc, char *why);
 void location_parse_or_die(const struct region *r, const char *arg,
-			   const char *width_arg, struct location *loc);
+			   unsigned width, struct location *loc);
 /* False (why set) if a named register is write-only (reading) or read-only. */
 bool location_access(const struct location *loc, bool write, char *why);
 void location_check_access(const struct location *loc, bool write);

@@ -10,6 +10,7 @@ static int do_peek(int argc, const char **argv)
 {
 	const char *width_arg = NULL;
 	struct location loc;
+	unsigned width = 0;
 	struct region r;
 	uint64_t v;
 	int decimal = 0;
@@ -29,9 +30,9 @@ static int do_peek(int argc, const char **argv)
 	region_opts = (struct region_options){ 0 };
 	ctx = parse_options(argc, argv, options, "DEV OFFSET|REG[.FIELD]");
 	if (width_arg)
-		parse_width_or_die(width_arg);
+		width = parse_width_or_die(width_arg);
 	region_select(&r, need_arg(ctx, "DEV"));
-	location_parse_or_die(&r, need_arg(ctx, "OFFSET"), width_arg, &loc);
+	location_parse_or_die(&r, need_arg(ctx, "OFFSET"), width, &loc);
 	no_more_args(ctx);
 	location_check_access(&loc, false);
 	region_check_range(&r, loc.offset, loc.width, loc.width);

@@ -58,7 +58,7 @@ static int do_poke(int argc, const char **argv)
 	uint64_t offset, value, mask, count = 1, i;
 	char name[160], *eq;
 	struct location loc;
-	unsigned width;
+	unsigned width = 0;	/* -w's (0: none), then the location's */
 	int verify = 0;
 	struct region r;
 	poptContext ctx;
@@ -85,7 +85,7 @@ static int do_poke(int argc, const char **argv)
 	ctx = parse_options(argc, argv, options,
 			    "DEV OFFSET|REG[.FIELD] VALUE[:MASK] | DEV REG[.FIELD]=VALUE | DEV OFFSET --from FILE");
 	if (width_arg)
-		parse_width_or_die(width_arg);
+		width = parse_width_or_die(width_arg);
 	region_select(&r, need_arg(ctx, "DEV"));
 	offset_arg = need_arg(ctx, "OFFSET");
 	eq = strchr(offset_arg, '=');
@@ -97,7 +97,7 @@ static int do_poke(int argc, const char **argv)
 		value_arg = eq + 1;
 		offset_arg = name;
 	}
-	location_parse_or_die(&r, offset_arg, width_arg, &loc);
+	location_parse_or_die(&r, offset_arg, width, &loc);
 	offset = loc.offset;
 	width = loc.width;
 	if (eq && !loc.reg)

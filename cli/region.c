@@ -112,23 +112,35 @@ void region_select(struct region *r, const char *dev_arg)
 		 node_suffix(node));
 }
 
+bool region_range(const struct region *r, uint64_t offset, uint64_t len,
+		  unsigned width, char *why)
+{
+	if (offset > r->size || (offset == r->size && len))
+		snprintf(why, WHY_MAX, "offset 0x%llx is past the end of %s (size 0x%llx)",
+			 (unsigned long long)offset, r->label,
+			 (unsigned long long)r->size);
+	else if (width && offset % width)
+		snprintf(why, WHY_MAX, "offset 0x%llx is not aligned to width %u",
+			 (unsigned long long)offset, width);
+	else if (width && len % width)
+		snprintf(why, WHY_MAX, "length 0x%llx is not a multiple of width %u",
+			 (unsigned long long)len, width);
+	else if (len > r->size - offset)
+		snprintf(why, WHY_MAX, "0x%llx bytes at 0x%llx run past the end of %s (size 0x%llx)",
+			 (unsigned long long)len, (unsigned long long)offset,
+			 r->label, (unsigned long long)r->size);
+	else
+		return true;
+	return false;
+}
+
 void region_check_range(const struct region *r, uint64_t offset,
 			uint64_t len, unsigned width)
 {
-	if (offset > r->size || (offset == r->size && len))
-		die(IIOCTL_EUSAGE, "offset 0x%llx is past the end of %s (size 0x%llx)",
-		    (unsigned long long)offset, r->label,
-		    (unsigned long long)r->size);
-	if (width && offset % width)
-		die(IIOCTL_EUSAGE, "offset 0x%llx is not aligned to width %u",
-		    (unsigned long long)offset, width);
-	if (width && len % width)
-		die(IIOCTL_EUSAGE, "length 0x%llx is not a multiple of width %u",
-		    (unsigned long long)len, width);
-	if (len > r->size - offset)
-		die(IIOCTL_EUSAGE, "0x%llx bytes at 0x%llx run past the end of %s (size 0x%llx)",
-		    (unsigned long long)len, (unsigned long long)offset,
-		    r->label, (unsigned long long)r->size);
+	char why[WHY_MAX];
+
+	if (!region_range(r, offset, len, width, why))
+		die(IIOCTL_EUSAGE, "%s", why);
 }
 
 void region_check_writable(const struct region *r)

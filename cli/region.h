@@ -50,9 +50,12 @@ extern const struct poptOption region_popt_options[];
  */
 void region_select(struct region *r, const char *dev_arg);
 /*
- * Check [offset, offset+len) fits the window and, for width w (0: any),
- * that offset and len are aligned; dies with status 2 otherwise.
+ * Whether [offset, offset+len) fits the window and, for width w (0: any),
+ * offset and len are aligned: true, or false with why (WHY_MAX bytes,
+ * common.h) set; the check_ twin dies with status 2 instead.
  */
+bool region_range(const struct region *r, uint64_t offset, uint64_t len,
+		  unsigned width, char *why);
 void region_check_range(const struct region *r, uint64_t offset,
 			uint64_t len, unsigned width);
 /*

@@ -258,7 +258,7 @@ static int do_regs(int argc, const char **argv)
 		shown = xrealloc(shown, (n + 1) * sizeof(*shown));
 		memset(&shown[n], 0, sizeof(*shown));
 		if (!(*arg >= '0' && *arg <= '9'))
-			location_parse_or_die(&r, arg, NULL, &shown[n].loc);
+			location_parse_or_die(&r, arg, 0, &shown[n].loc);
 		if (!shown[n].loc.reg)
 			die(IIOCTL_EUSAGE, "regs takes register names, not '%s'",
 			    arg);
@@ -275,7 +275,7 @@ static int do_regs(int argc, const char **argv)
 				continue;
 			shown = xrealloc(shown, (n + 1) * sizeof(*shown));
 			memset(&shown[n], 0, sizeof(*shown));
-			location_parse_or_die(&r, reg->name, NULL,
+			location_parse_or_die(&r, reg->name, 0,
 					      &shown[n++].loc);
 		}
 	}

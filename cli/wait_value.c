@@ -17,7 +17,7 @@ static int do_wait_value(int argc, const char **argv)
 	uint64_t offset, value = 0, mask, v, first, deadline = 0;
 	uint64_t timeout = 0, interval = DEFAULT_INTERVAL_NS, now;
 	struct location loc;
-	unsigned width;
+	unsigned width = 0;	/* -w's (0: none), then the location's */
 	int change = 0;
 	char text[32], where[160];
 	struct region r;
@@ -46,9 +46,9 @@ static int do_wait_value(int argc, const char **argv)
 	ctx = parse_options(argc, argv, options,
 			    "DEV OFFSET|REG[.FIELD] VALUE[:MASK] | DEV OFFSET|REG[.FIELD] --change");
 	if (width_arg)
-		parse_width_or_die(width_arg);
+		width = parse_width_or_die(width_arg);
 	region_select(&r, need_arg(ctx, "DEV"));
-	location_parse_or_die(&r, need_arg(ctx, "OFFSET"), width_arg, &loc);
+	location_parse_or_die(&r, need_arg(ctx, "OFFSET"), width, &loc);
 	offset = loc.offset;
 	width = loc.width;
 	/* --change: the mask alone, as VALUE 0 under it */

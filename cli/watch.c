@@ -88,7 +88,8 @@ static int do_watch(int argc, const char **argv)
 	locs = xmalloc(sizeof(*locs));
 	while ((arg = poptGetArg(ctx))) {
 		locs = xrealloc(locs, (n + 1) * sizeof(*locs));
-		location_parse_or_die(&r, arg, width_arg, &locs[n]);
+		location_parse_or_die(&r, arg, width_arg ? width : 0,
+				      &locs[n]);
 		location_check_access(&locs[n], false);
 		region_check_range(&r, locs[n].offset, locs[n].width,
 				   locs[n].width);
