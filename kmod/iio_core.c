@@ -12,7 +12,6 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/fs.h>
-#include <linux/idr.h>
 #include <linux/io.h>
 #include <linux/kdev_t.h>
 #include <linux/kernel.h>
@@ -32,8 +31,9 @@
 static_assert(IIO_MINORS_USED <= IIO_MINORS_PER_DEVICE);
 
 static dev_t iio_devt;		/* the first of the minors of all nodes */
-static DEFINE_MUTEX(iio_lock);	/* protects iio_idr */
-static DEFINE_IDR(iio_idr);
+static DEFINE_MUTEX(iio_lock);	/* orders iio_devices' lookups and changes */
+/* device number -> struct iio_class_dev; NULL (reserved) while not live */
+static DEFINE_XARRAY_ALLOC(iio_devices);
 static struct vfsmount *iio_mnt;
 
 /* -------------------------------------------------------------------- */
@@ -195,24 +195,16 @@ static const struct attribute_group *iio_groups[] = {
 };
 
 /* /sys/class/iio/version: the framework's version */
-static ssize_t framework_version_show(struct class *class,
-				      struct class_attribute *attr, char *buf)
-{
-	return sysfs_emit(buf, "%s\n", IIO_FRAMEWORK_VERSION);
-}
-
-static struct class_attribute class_attr_version =
-	__ATTR(version, 0444, framework_version_show, NULL);
+static CLASS_ATTR_STRING(version, 0444, IIO_FRAMEWORK_VERSION);
 
 static struct attribute *iio_class_attrs[] = {
-	&class_attr_version.attr,
+	&class_attr_version.attr.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(iio_class);
 
 static struct class iio_class = {
 	.name = "iio",
-	.owner = THIS_MODULE,
 	.dev_groups = iio_groups,
 	.class_groups = iio_class_groups,
 };
@@ -226,12 +218,10 @@ static struct class iio_class = {
  */
 static struct class iio_node_class = {
 	.name = "iio_node",
-	.owner = THIS_MODULE,
 };
 
 struct class iio_dma_class = {
 	.name = "iio_dma",
-	.owner = THIS_MODULE,
 };
 
 static const struct device_type iio_device_type = {
@@ -261,7 +251,7 @@ struct iio_class_dev *iio_class_dev_get(unsigned int minor)
 	struct iio_class_dev *icd;
 
 	mutex_lock(&iio_lock);
-	icd = idr_find(&iio_idr, minor / IIO_MINORS_PER_DEVICE);
+	icd = xa_load(&iio_devices, minor / IIO_MINORS_PER_DEVICE);
 	if (icd)
 		get_device(&icd->dev);
 	mutex_unlock(&iio_lock);
@@ -316,7 +306,7 @@ static void iio_dev_release(struct device *dev)
 	struct iio_class_dev *icd = to_iio_class_dev(dev);
 
 	mutex_lock(&iio_lock);
-	idr_remove(&iio_idr, icd->nr);
+	xa_erase(&iio_devices, icd->nr);
 	mutex_unlock(&iio_lock);
 	if (icd->inode)
 		iput(icd->inode);
@@ -389,7 +379,7 @@ static int iio_node_add(struct iio_class_dev *icd, unsigned int index)
 	struct device *node;
 	int ret;
 
-	node = kzalloc(sizeof(*node), GFP_KERNEL);
+	node = kzalloc_obj(*node, GFP_KERNEL);
 	if (!node)
 		return -ENOMEM;
 
@@ -520,7 +510,8 @@ static int iio_validate(const struct iio_device *idev)
 static void iio_revoke(struct iio_class_dev *icd)
 {
 	mutex_lock(&iio_lock);
-	idr_replace(&iio_idr, NULL, icd->nr);
+	/* an allocating xarray keeps the number reserved for NULL */
+	xa_store(&iio_devices, icd->nr, NULL, GFP_KERNEL);
 	mutex_unlock(&iio_lock);
 
 	down_write(&icd->idev_lock);
@@ -553,13 +544,14 @@ int iio_register_device(struct device *parent, struct iio_device *idev)
 {
 	const struct file_operations *fops = idev->fops ?: &iio_fops;
 	struct iio_class_dev *icd;
+	u32 nr;
 	int ret;
 
 	ret = iio_validate(idev);
 	if (ret)
 		return ret;
 
-	icd = kzalloc(sizeof(*icd), GFP_KERNEL);
+	icd = kzalloc_obj(*icd, GFP_KERNEL);
 	if (!icd)
 		return -ENOMEM;
 
@@ -572,13 +564,14 @@ int iio_register_device(struct device *parent, struct iio_device *idev)
 
 	/* Reserve the number; lookups find NULL until registration ends. */
 	mutex_lock(&iio_lock);
-	ret = idr_alloc(&iio_idr, NULL, 0, IIO_MAX_DEVICES, GFP_KERNEL);
+	ret = xa_alloc(&iio_devices, &nr, NULL,
+		       XA_LIMIT(0, IIO_MAX_DEVICES - 1), GFP_KERNEL);
 	mutex_unlock(&iio_lock);
 	if (ret < 0) {
 		kfree(icd);
-		return ret;
+		return ret == -EBUSY ? -ENOSPC : ret;	/* all in use */
 	}
-	icd->nr = ret;
+	icd->nr = nr;
 
 	device_initialize(&icd->dev);
 	icd->dev.class = &iio_class;
@@ -640,7 +633,7 @@ int iio_register_device(struct device *parent, struct iio_device *idev)
 		goto err_del_children;
 
 	mutex_lock(&iio_lock);
-	idr_replace(&iio_idr, icd, icd->nr);
+	xa_store(&iio_devices, icd->nr, icd, GFP_KERNEL);
 	mutex_unlock(&iio_lock);
 	iio_uevents_add(icd);
 	return icd->nr;
@@ -798,7 +791,7 @@ static void __exit iio_exit(void)
 	unregister_chrdev_region(iio_devt,
 				 IIO_MAX_DEVICES * IIO_MINORS_PER_DEVICE);
 	kern_unmount(iio_mnt);
-	idr_destroy(&iio_idr);
+	xa_destroy(&iio_devices);
 }
 
 module_init(iio_init);

@@ -29,7 +29,6 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/pagemap.h>
-#include <linux/pfn_t.h>
 #include <linux/sched/signal.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
@@ -590,7 +589,7 @@ static vm_fault_t iio_insert_kernel_page(struct vm_area_struct *vma,
 	int err;
 
 	if (!page_count(page))
-		return vmf_insert_mixed(vma, addr, page_to_pfn_t(page));
+		return iio_vmf_insert_mixed(vma, addr, page_to_pfn(page));
 	err = vm_insert_page(vma, addr, page);
 	if (!err || err == -EBUSY)
 		return VM_FAULT_NOPAGE;
@@ -678,11 +677,11 @@ int iio_mmap(struct file *filp, struct vm_area_struct *vma)
 
 	ret = 0;
 	vma->vm_ops = &iio_vm_ops;
-	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP;
+	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
 	if (idev->kernaddr) {
-		vma->vm_flags |= VM_MIXEDMAP;	/* vm_insert_page() in fault */
+		vm_flags_set(vma, VM_MIXEDMAP);	/* vm_insert_page() in fault */
 	} else {
-		vma->vm_flags |= VM_IO | VM_PFNMAP;
+		vm_flags_set(vma, VM_IO | VM_PFNMAP);
 		vma->vm_page_prot = pgprot_noncached(vma->vm_page_prot);
 	}
 out:

@@ -93,7 +93,7 @@ struct iio_dma_buffer {
 	size_t size;
 	bool translated;
 	struct bin_attribute data;
-	struct bin_attribute *bin_attrs[2];
+	iio_bin_attr_const struct bin_attribute *bin_attrs[2];
 	struct attribute_group group;
 	const struct attribute_group *groups[3];
 	char link[8];
@@ -299,7 +299,7 @@ static const struct attribute_group iio_dma_group = {
  * can be freed.  sysfs has already clamped @off and @count to the size.
  */
 static ssize_t iio_dma_read(struct file *file, struct kobject *kobj,
-			    struct bin_attribute *attr, char *buf,
+			    iio_bin_attr_const struct bin_attribute *attr, char *buf,
 			    loff_t off, size_t count)
 {
 	struct iio_dma_buffer *buffer = attr->private;
@@ -309,7 +309,7 @@ static ssize_t iio_dma_read(struct file *file, struct kobject *kobj,
 }
 
 static ssize_t iio_dma_write(struct file *file, struct kobject *kobj,
-			     struct bin_attribute *attr, char *buf,
+			     iio_bin_attr_const struct bin_attribute *attr, char *buf,
 			     loff_t off, size_t count)
 {
 	struct iio_dma_buffer *buffer = attr->private;
@@ -365,7 +365,9 @@ static int iio_dma_pgprot(struct iio_dma_buffer *buffer, pgprot_t *prot)
 	    (!is_vmalloc_addr(buffer->cpu_addr) &&
 	     !virt_addr_valid(buffer->cpu_addr)))
 		return -ENODEV;
-	if (buffer->translated != !!get_dma_ops(dev))
+	/* translated: iommu-dma's memory; otherwise dma-direct's (no ops) */
+	if (buffer->translated ? !use_dma_iommu(dev) :
+				 get_dma_ops(dev) || use_dma_iommu(dev))
 		return -ENODEV;
 	if (!buffer->translated) {
 #if defined(CONFIG_X86)
@@ -390,7 +392,8 @@ static int iio_dma_pgprot(struct iio_dma_buffer *buffer, pgprot_t *prot)
 }
 
 static int iio_dma_mmap(struct file *file, struct kobject *kobj,
-			struct bin_attribute *attr, struct vm_area_struct *vma)
+			iio_bin_attr_mmap_const struct bin_attribute *attr,
+			struct vm_area_struct *vma)
 {
 	struct iio_dma_buffer *buffer = attr->private;
 	unsigned long pages = vma_pages(vma);
@@ -407,7 +410,7 @@ static int iio_dma_mmap(struct file *file, struct kobject *kobj,
 	if (ret)
 		return ret;
 	vma->vm_page_prot = prot;
-	vma->vm_flags |= VM_PFNMAP | VM_DONTEXPAND | VM_DONTDUMP;
+	vm_flags_set(vma, VM_PFNMAP | VM_DONTEXPAND | VM_DONTDUMP);
 	vma->vm_private_data = buffer;
 	vma->vm_ops = &iio_dma_vm_ops;
 	return 0;
@@ -468,7 +471,7 @@ static int iio_dma_add(struct iio_class_dev *icd, struct device *dma_dev,
 	struct iio_dma_buffer *buffer;
 	int ret;
 
-	buffer = kzalloc(sizeof(*buffer), GFP_KERNEL);
+	buffer = kzalloc_obj(*buffer, GFP_KERNEL);
 	if (!buffer)
 		return -ENOMEM;
 

@@ -255,6 +255,20 @@ static struct attribute *iio_dummy_attrs[] = {
 };
 ATTRIBUTE_GROUPS(iio_dummy);
 
+/*
+ * Unbind's teardown, a devm action (it runs after the driver core has
+ * removed the attributes, as a .remove() would): no .remove(), whose
+ * return type changed in 6.11.
+ */
+static void iio_dummy_teardown(void *data)
+{
+	struct iio_dummy *dummy = data;
+
+	iio_unregister_device(&dummy->idev);
+	iio_dummy_mem_free(dummy->idev.kernaddr);
+	put_pid(dummy->sig_pid);
+}
+
 static int iio_dummy_probe(struct platform_device *pdev)
 {
 	struct iio_dummy *dummy;
@@ -294,22 +308,12 @@ static int iio_dummy_probe(struct platform_device *pdev)
 		iio_dummy_mem_free(mem);
 		return ret;
 	}
-	return 0;
-}
-
-static int iio_dummy_remove(struct platform_device *pdev)
-{
-	struct iio_dummy *dummy = platform_get_drvdata(pdev);
-
-	iio_unregister_device(&dummy->idev);
-	iio_dummy_mem_free(dummy->idev.kernaddr);
-	put_pid(dummy->sig_pid);
-	return 0;
+	/* on failure the action has already run */
+	return devm_add_action_or_reset(&pdev->dev, iio_dummy_teardown, dummy);
 }
 
 static struct platform_driver iio_dummy_driver = {
 	.probe = iio_dummy_probe,
-	.remove = iio_dummy_remove,
 	.driver = {
 		.name = "iio_dummy",
 		.dev_groups = iio_dummy_groups,

@@ -43,6 +43,7 @@
 #include <linux/string.h>
 
 #include "iio.h"
+#include "iio_compat.h"
 #include "iio_pci.h"
 
 #define EDU_BAR			0
@@ -160,7 +161,7 @@ static int iio_edu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	/* MSI is a memory write: without bus mastering it is lost */
 	use_msi = msi && iio_dma_allowed(&pdev->dev, IIO_DMA_USE_MSI, NULL);
 	ret = pci_alloc_irq_vectors(pdev, 1, 1,
-				    use_msi ? PCI_IRQ_MSI : PCI_IRQ_LEGACY);
+				    use_msi ? PCI_IRQ_MSI : PCI_IRQ_INTX);
 	if (ret < 0)
 		return ret;
 

@@ -139,8 +139,8 @@ void iio_event_init(struct iio_class_dev *icd)
 	for (i = 0; i < IIO_MAX_VECTORS; i++)
 		init_waitqueue_head(&icd->evq[i].wait);
 	mutex_init(&icd->timer_lock);
-	hrtimer_init(&icd->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
-	icd->timer.function = iio_timer_fn;
+	hrtimer_setup(&icd->timer, iio_timer_fn, CLOCK_MONOTONIC,
+		      HRTIMER_MODE_REL_SOFT);
 }
 
 static void iio_cyclic_restart(struct iio_class_dev *icd, unsigned int freq)
@@ -331,7 +331,7 @@ static int iio_event_open(struct inode *inode, struct file *filp)
 		return -ENODEV;
 	}
 
-	l = kzalloc(sizeof(*l), GFP_KERNEL);
+	l = kzalloc_obj(*l, GFP_KERNEL);
 	if (!l) {
 		ret = -ENOMEM;
 		goto err_put;
@@ -502,5 +502,4 @@ const struct file_operations iio_event_fops = {
 	.write = iio_event_write,
 	.poll = iio_event_poll,
 	.fasync = iio_event_fasync,
-	.llseek = no_llseek,
 };

@@ -15,6 +15,7 @@
 #include <linux/wait.h>
 
 #include "iio.h"
+#include "iio_compat.h"
 
 #define IIO_MAX_DEVICES		256
 /* the minors of one device in use: the region nodes and the event nodes */

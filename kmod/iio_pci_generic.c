@@ -60,6 +60,7 @@
 #include <linux/string.h>
 
 #include "iio.h"
+#include "iio_compat.h"
 #include "iio_pci.h"
 
 static bool msi;
@@ -115,7 +116,7 @@ struct iio_pci_vector {
 	struct iio_device *idev;
 	unsigned int vector;
 	bool requested;
-	char name[40];
+	char name[48];
 };
 
 /**
@@ -519,7 +520,7 @@ static void iio_pci_generic_reserve_page(struct iio_pci_generic *gdev,
 	if (!(res->flags & IORESOURCE_MEM) || resource_size(res) >= PAGE_SIZE ||
 	    !PAGE_ALIGNED(res->start) || !res->parent)
 		return;
-	rest = kzalloc(sizeof(*rest), GFP_KERNEL);
+	rest = kzalloc_obj(*rest, GFP_KERNEL);
 	if (!rest)
 		return;
 	rest->name = "iio_pci_generic sub-page reserved";
