@@ -8,15 +8,20 @@
 #   make deps     installs the Debian packages the project needs (as root)
 #   make install  iioctl, the man pages and the completions, into
 #                 $(DESTDIR)$(PREFIX) (PREFIX=/usr/local); make uninstall
-#   make modules_install   the modules for KVER or KDIR (see kmod/Makefile)
+#   make modules_install   the modules for KVER (see qemu/kbuild)
+#   make check-kernels   make check on every kernel of qemu/kernels
+#                 (Debian 12's, 6.12 and the newest); KVER=... picks the
+#                 kernel of every other target, KERNELS=... some of them
 #   make mutate   applies each mutant of tests/mutants/ and runs the tests
 #                 it names (not part of make check)
 #   make clean
 
 # Debian packages the build and the tests need; `make deps` installs the
-# missing ones, and every other target runs it first.
+# missing ones, and every other target runs it first.  (The other kernels'
+# packages come through qemu/apt, never installed: see qemu/kernels.)
 DEB_PACKAGES := gcc make libc6-dev linux-headers-amd64 qemu-system-x86 \
-	busybox-static cpio kmod python3 perl xz-utils dkms
+	busybox-static cpio kmod python3 perl xz-utils zstd dkms dwarves \
+	mmdebstrap
 
 BUILD := build
 CC := gcc
@@ -82,8 +87,10 @@ deps:
 			--no-install-recommends $$missing; \
 	fi
 
+# our modules for KVER (qemu/kver's default; one of qemu/kernels), built
+# in build/modules/KVER/ (qemu/build-modules), kmod/ left clean
 modules: deps
-	$(MAKE) -C kmod
+	qemu/build-modules
 
 tests: deps $(TEST_BINS) $(HELPER_BINS)
 
@@ -99,6 +106,10 @@ initramfs: modules tests cli kernel
 
 check: all
 	tests/run
+
+# make check on every kernel of qemu/kernels (tests/check-kernels)
+check-kernels: deps
+	tests/check-kernels
 
 # The demo shows edu's DMA buffer: the guest has no IOMMU, so it opts in
 # (iio.enable_unsafe_noiommu_mode, see iio(4)).
@@ -144,9 +155,16 @@ uninstall:
 		sec=$${page##*.}; rm -fv "$(DESTDIR)$(MANDIR)/man$$sec/$${page##*/}"; \
 	done
 
-modules_install: deps
-	$(MAKE) -C kmod modules_install
+# the modules of make modules into $(DESTDIR)/lib/modules/KVER/updates/
+# (CONFIG_MODULE_SIG_ALL= : Debian's config signs on install, with a key
+# only Debian's build has; they go unsigned, as DKMS's do); depmod runs
+# when DESTDIR is empty
+modules_install: modules
+	qemu/kbuild $(CURDIR)/$(BUILD)/modules/$$(qemu/kver) \
+		INSTALL_MOD_PATH=$(DESTDIR) INSTALL_MOD_DIR=updates \
+		CONFIG_MODULE_SIG_ALL= modules_install
+	$(if $(DESTDIR),,depmod -a $$(qemu/kver))
 
 clean:
 	$(MAKE) -C kmod clean
-	rm -rf $(BUILD)/tests $(BUILD)/initramfs* $(BUILD)/logs
+	rm -rf $(BUILD)/tests $(BUILD)/initramfs* $(BUILD)/logs $(BUILD)/modules

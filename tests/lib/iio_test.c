@@ -678,13 +678,20 @@ unsigned int iommu_fault_wait(const char *pci, uint64_t addr, unsigned int ms)
 {
 	unsigned long long end = now_ms() + ms;
 	unsigned int n;
-	char report[128];
+	char report[128], report_short[128];
 
-	/* DMAR names a device of segment 0 as bus:dev.fn */
+	/*
+	 * DMAR names a device of segment 0 as bus:dev.fn up to 6.12 at
+	 * least, with its segment (0000:bus:dev.fn) in Debian's 7.3
+	 */
 	snprintf(report, sizeof(report), "Request device [%s] fault addr 0x%llx ",
+		 pci, (unsigned long long)addr);
+	snprintf(report_short, sizeof(report_short),
+		 "Request device [%s] fault addr 0x%llx ",
 		 strncmp(pci, "0000:", 5) ? pci : pci + 5,
 		 (unsigned long long)addr);
-	while (!(n = kmsg_count(report)) && now_ms() < end)
+	while (!(n = kmsg_count(report) + kmsg_count(report_short)) &&
+	       now_ms() < end)
 		msleep(50);
 	return n;
 }
