@@ -76,10 +76,10 @@ static inline void hrtimer_setup(struct hrtimer *timer,
 #endif
 
 /*
- * 6.14: a bin_attribute's mmap() takes it const; 6.16: read() and write()
+ * 6.13: a bin_attribute's mmap() takes it const; 6.16: read() and write()
  * too, and an attribute group's bin_attrs is an array of const pointers.
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 14, 0)
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
 #define iio_bin_attr_mmap_const const
 #else
 #define iio_bin_attr_mmap_const

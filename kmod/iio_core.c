@@ -510,7 +510,10 @@ static int iio_validate(const struct iio_device *idev)
 static void iio_revoke(struct iio_class_dev *icd)
 {
 	mutex_lock(&iio_lock);
-	/* an allocating xarray keeps the number reserved for NULL */
+	/*
+	 * An allocating xarray keeps the number reserved for NULL.  The slot
+	 * exists since xa_alloc(): the store allocates nothing, cannot fail.
+	 */
 	xa_store(&iio_devices, icd->nr, NULL, GFP_KERNEL);
 	mutex_unlock(&iio_lock);
 
@@ -633,6 +636,7 @@ int iio_register_device(struct device *parent, struct iio_device *idev)
 		goto err_del_children;
 
 	mutex_lock(&iio_lock);
+	/* into the slot xa_alloc() made: cannot fail (see iio_revoke()) */
 	xa_store(&iio_devices, icd->nr, icd, GFP_KERNEL);
 	mutex_unlock(&iio_lock);
 	iio_uevents_add(icd);
