@@ -119,7 +119,7 @@ static void iio_edu_in_use(struct iio_device *idev, bool used)
  * User space can no longer reach the device: INTx masked in the device
  * (before the framework frees the interrupt, so that an interrupt raised
  * from now on, a DMA completing, say, cannot hold a shared line), no more
- * DMA, a reset where there is one (edu has none).
+ * DMA, a reset where there is one (edu has none) and the device is there.
  */
 static void iio_edu_quiesce(struct iio_device *idev)
 {
@@ -127,7 +127,7 @@ static void iio_edu_quiesce(struct iio_device *idev)
 
 	pci_intx(pdev, 0);
 	pci_clear_master(pdev);
-	pci_reset_function_locked(pdev);
+	iio_pci_reset_present(pdev);
 }
 
 static int iio_edu_probe(struct pci_dev *pdev, const struct pci_device_id *id)

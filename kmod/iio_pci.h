@@ -29,4 +29,25 @@ static inline void iio_pci_intx_off(struct pci_dev *pdev)
 				      cmd | PCI_COMMAND_INTX_DISABLE);
 }
 
+/**
+ * iio_pci_reset_present - reset a function at unbind, unless it is gone
+ * @pdev: the device, its device lock held (remove(), or a quiesce called
+ *	from it)
+ *
+ * Resets the function where it has a reset method (FLR and the like), so
+ * that a device user space left running stops and the next binding finds
+ * it idle; devices without one keep their state (-ENOTTY), as with
+ * uio_pci_generic.  Not a device that is gone (a surprise removal: its
+ * config space reads all ones): the PCI core would poll it for up to a
+ * minute after the reset while holding the device lock and, under pciehp,
+ * the PCI rescan and remove lock.
+ */
+static inline void iio_pci_reset_present(struct pci_dev *pdev)
+{
+	if (pci_device_is_present(pdev))
+		pci_reset_function_locked(pdev);
+	else
+		pci_info(pdev, "gone: not reset\n");
+}
+
 #endif /* _IIO_PCI_H_ */

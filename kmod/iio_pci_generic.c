@@ -17,13 +17,18 @@
  * "0000:00:13.0 bar0"), whole BAR, no windows.
  *
  * Interrupts belong to the iio device of the lowest BAR:
- *  - INTx (default): the handler masks INTx as pci_check_and_mask_intx()
- *    does (command and status in one read, the command written back with
- *    Interrupt Disable set) and keeps the value for the unmask, so shared
- *    lines work (IRQ_NONE when the device did not interrupt).
- *    Acknowledge the device's own interrupt, then write a native-endian
- *    32-bit 1 to the event device to unmask INTx again (0 masks it).  A
- *    device that cannot mask INTx is refused at bind, as mainline does.
+ *  - INTx (default): the handler masks INTx with the PCI core's
+ *    pci_check_and_mask_intx() (under its config lock), so shared lines
+ *    work (IRQ_NONE when the device did not interrupt).  Acknowledge the
+ *    device's own interrupt, then write a native-endian 32-bit 1 to the
+ *    event device to unmask INTx again (pci_check_and_unmask_intx(); 0
+ *    masks it): if the device still asserts its interrupt, INTx stays
+ *    masked and the event is counted again at once, as vfio-pci does.
+ *    INTx is unmasked only while the device is in use (a file of any of
+ *    its iio devices open): it is requested masked, unmasked at the first
+ *    open (an interrupt left pending by an earlier user is then the new
+ *    user's first event) and masked at the last close.  A device that
+ *    cannot mask INTx is refused at bind, as mainline does.
  *  - MSI (module parameter msi=1): one edge-triggered vector, no masking
  *    needed; the event device's write of 1 or 0 enables or disables it.
  *    A device without MSI falls back to INTx and says so in the log.
@@ -128,11 +133,11 @@ struct iio_pci_vector {
  * @nr_vectors:	MSI-X: how many vectors (else 1)
  * @vectors:	MSI-X vectors 1 and up (index 0 unused: the framework's)
  * @irq_lock:	serialises the event device's mask and unmask
- * @intx_lock:	protects @intx_masked and @command against the handler
- * @intx_masked: INTx only: masked by the handler or by user space; while
- *		set, interrupts on the (shared) line are not ours
- * @command:	PCI_COMMAND as this driver last read or wrote it, so that
- *		user space's unmask after each interrupt is one config write
+ * @intx_lock:	protects @intx_masked against the handler, and our changes
+ *		of PCI_COMMAND against each other
+ * @intx_masked: INTx only: masked by the handler, by user space or while
+ *		nobody uses the device; while set, interrupts on the
+ *		(shared) line are not ours
  * @irq_enabled: MSI only: the vector is enabled
  * @removing:	unbinding: the event device no longer masks or unmasks
  * @users:	how many of @bars are in use (their files open): bus
@@ -148,9 +153,8 @@ struct iio_pci_generic {
 	unsigned int nr_vectors;
 	struct iio_pci_vector vectors[IIO_MAX_VECTORS];
 	struct mutex irq_lock;	/* protects irq_enabled, removing, users */
-	spinlock_t intx_lock;	/* protects intx_masked, command */
+	spinlock_t intx_lock;	/* protects intx_masked, PCI_COMMAND */
 	bool intx_masked;
-	u16 command;
 	bool irq_enabled;
 	bool removing;
 	unsigned int users;
@@ -166,78 +170,77 @@ static bool iio_pci_generic_uses_msi(const struct iio_pci_generic *gdev)
 
 /*
  * The device's interrupt status bit says whether the shared line is ours;
- * if so, INTx is masked in the device until user space unmasks it.  A
- * masked device must not claim the line (its status bit stays set while an
- * interrupt of another device there arrives), and neither must a device
- * that is gone (config space reads all ones).  Every change of PCI_COMMAND
- * by this driver happens under intx_lock, and updates gdev->command.
+ * if so, pci_check_and_mask_intx() masks INTx in the device (one config
+ * read and one write, under the PCI core's pci_lock, so no other config
+ * access of the kernel's falls between them) until user space unmasks it.
+ * A masked device must not claim the line (its status bit stays set while
+ * an interrupt of another device there arrives).
  */
 static irqreturn_t iio_pci_generic_intx(int irq, struct iio_device *idev)
 {
 	struct iio_pci_bar *bar = container_of(idev, struct iio_pci_bar, idev);
 	struct iio_pci_generic *gdev = bar->gdev;
 	irqreturn_t ret = IRQ_NONE;
-	u32 cmd_status;
 
 	spin_lock(&gdev->intx_lock);
-	if (gdev->intx_masked ||
-	    pci_read_config_dword(gdev->pdev, PCI_COMMAND, &cmd_status) ||
-	    PCI_POSSIBLE_ERROR(cmd_status) ||
-	    !((cmd_status >> 16) & PCI_STATUS_INTERRUPT))
-		goto out;
-	gdev->command = (u16)cmd_status | PCI_COMMAND_INTX_DISABLE;
-	pci_write_config_word(gdev->pdev, PCI_COMMAND, gdev->command);
-	gdev->intx_masked = true;
-	ret = IRQ_HANDLED;
-out:
+	if (!gdev->intx_masked && pci_check_and_mask_intx(gdev->pdev)) {
+		gdev->intx_masked = true;
+		ret = IRQ_HANDLED;
+	}
 	spin_unlock(&gdev->intx_lock);
 	return ret;
 }
 
-/* INTx on or off in gdev->command and the device; under intx_lock. */
-static void iio_pci_generic_write_intx(struct iio_pci_generic *gdev, bool on)
-{
-	u16 cmd = gdev->command;
-
-	if (on)
-		cmd &= ~PCI_COMMAND_INTX_DISABLE;
-	else
-		cmd |= PCI_COMMAND_INTX_DISABLE;
-	if (cmd != gdev->command)
-		pci_write_config_word(gdev->pdev, PCI_COMMAND, cmd);
-	gdev->command = cmd;
-	gdev->intx_masked = !on;
-}
-
 /*
- * User space's mask or unmask, after each interrupt: one config write of
- * the command value the handler read, not pci_intx()'s read and write
- * (nor its devres bookkeeping, which may sleep, under a spinlock).
+ * Mask INTx in the device, unless masked already; with @force whatever
+ * this driver believed (MSI off and a restore of config space turn it on
+ * behind our back).  Not pci_intx(), whose devres bookkeeping may sleep,
+ * under a spinlock.
  */
-static void iio_pci_generic_user_intx(struct iio_pci_generic *gdev, bool on)
+static void iio_pci_generic_mask_intx(struct iio_pci_generic *gdev, bool force)
 {
 	unsigned long flags;
+	u16 cmd;
 
 	spin_lock_irqsave(&gdev->intx_lock, flags);
-	iio_pci_generic_write_intx(gdev, on);
+	if (gdev->intx_masked && !force)
+		goto out;
+	pci_read_config_word(gdev->pdev, PCI_COMMAND, &cmd);
+	if (!(cmd & PCI_COMMAND_INTX_DISABLE))
+		pci_write_config_word(gdev->pdev, PCI_COMMAND,
+				      cmd | PCI_COMMAND_INTX_DISABLE);
+	gdev->intx_masked = true;
+out:
 	spin_unlock_irqrestore(&gdev->intx_lock, flags);
 }
 
 /*
- * INTx on or off at bind and unbind, where the PCI core may have changed
- * PCI_COMMAND behind our back (MSI on or off, a reset): read it first.
+ * Unmask INTx unless the device still asserts its interrupt: then it stays
+ * masked and the interrupt is counted as an event now (the handler would
+ * have taken it at once), so user space handles it and unmasks again.
+ * Under irq_lock.
  */
-static void iio_pci_generic_set_intx(struct iio_pci_generic *gdev, bool on)
+static void iio_pci_generic_unmask_intx(struct iio_pci_generic *gdev)
 {
 	unsigned long flags;
+	bool asserted = false;
 
 	spin_lock_irqsave(&gdev->intx_lock, flags);
-	pci_read_config_word(gdev->pdev, PCI_COMMAND, &gdev->command);
-	iio_pci_generic_write_intx(gdev, on);
+	if (gdev->intx_masked) {
+		if (pci_check_and_unmask_intx(gdev->pdev))
+			gdev->intx_masked = false;
+		else
+			asserted = true;
+	}
 	spin_unlock_irqrestore(&gdev->intx_lock, flags);
+	if (asserted)
+		iio_event_add(&gdev->bars[0].idev, 1);
 }
 
-/* Bus mastering on or off: under intx_lock, as the handler's masking. */
+/*
+ * Bus mastering on or off: under intx_lock, as the handler's masking
+ * (pci_set_master() reads and writes PCI_COMMAND without pci_lock).
+ */
 static void iio_pci_generic_set_master(struct iio_pci_generic *gdev, bool on)
 {
 	unsigned long flags;
@@ -247,7 +250,6 @@ static void iio_pci_generic_set_master(struct iio_pci_generic *gdev, bool on)
 		pci_set_master(gdev->pdev);
 	else
 		pci_clear_master(gdev->pdev);
-	pci_read_config_word(gdev->pdev, PCI_COMMAND, &gdev->command);
 	spin_unlock_irqrestore(&gdev->intx_lock, flags);
 }
 
@@ -275,7 +277,10 @@ static ssize_t iio_pci_generic_event_write(struct iio_device *idev,
 		return -EIO;
 	}
 	if (!iio_pci_generic_uses_msi(gdev)) {
-		iio_pci_generic_user_intx(gdev, val);
+		if (val)
+			iio_pci_generic_unmask_intx(gdev);
+		else
+			iio_pci_generic_mask_intx(gdev, false);
 	} else if (gdev->irq_enabled != val) {
 		if (val)
 			enable_irq(idev->irq);
@@ -398,7 +403,10 @@ ATTRIBUTE_GROUPS(iio_pci_generic);
  * Bus mastering is on while any BAR's device is in use: user space drives
  * the device then, and DMA and MSI (a memory write) need it.  Not on a
  * device without DMA buffers (dma_max=0) that uses INTx, nor where the DMA
- * policy refuses it (iio_dma_allowed()).
+ * policy refuses it (iio_dma_allowed()).  INTx is unmasked while it is in
+ * use too: an interrupt pending from an earlier user becomes the first
+ * event of the new one, and no interrupt holds a shared line while nobody
+ * is there to acknowledge it.
  */
 static void iio_pci_generic_in_use(struct iio_device *idev, bool used)
 {
@@ -413,6 +421,12 @@ static void iio_pci_generic_in_use(struct iio_device *idev, bool used)
 			 iio_dma_allowed(&gdev->pdev->dev, IIO_DMA_USE_MASTER,
 					 &gdev->master_refused))
 			iio_pci_generic_set_master(gdev, true);
+		if (gdev->mode == IIO_PCI_IRQ_INTX && !gdev->removing) {
+			if (used)
+				iio_pci_generic_unmask_intx(gdev);
+			else
+				iio_pci_generic_mask_intx(gdev, false);
+		}
 	}
 	mutex_unlock(&gdev->irq_lock);
 }
@@ -436,18 +450,17 @@ static void iio_pci_generic_quiesce(struct iio_device *idev)
 	mutex_unlock(&gdev->irq_lock);
 
 	/* a line the device still asserts is released here, not after */
-	iio_pci_generic_set_intx(gdev, false);
+	iio_pci_generic_mask_intx(gdev, true);
 	iio_pci_generic_free_vectors(gdev);
 	iio_pci_generic_set_master(gdev, false);
 	/*
 	 * A device user space left running (an NVMe controller with queues in
 	 * our DMA buffers) may have fetched addresses before bus mastering
-	 * went off: reset it where it can be (FLR, ...; the driver core holds
-	 * the device lock), so nothing lands in the buffers once freed and a
-	 * later bind finds it idle.  Devices without a reset method keep
-	 * their state (-ENOTTY), as with uio_pci_generic.
+	 * went off: reset it where it can be (iio_pci_reset_present()), so
+	 * nothing lands in the buffers once freed and a later bind finds it
+	 * idle.
 	 */
-	pci_reset_function_locked(gdev->pdev);
+	iio_pci_reset_present(gdev->pdev);
 }
 
 /*
@@ -467,7 +480,7 @@ static void iio_pci_generic_unregister(struct iio_pci_generic *gdev)
 		iio_unregister_device(&gdev->bars[--gdev->nr_bars].idev);
 	if (iio_pci_generic_uses_msi(gdev))
 		pci_free_irq_vectors(gdev->pdev);
-	iio_pci_generic_set_intx(gdev, false);
+	iio_pci_generic_mask_intx(gdev, true);
 	for (i = 0; i < PCI_STD_NUM_BARS; i++) {
 		if (gdev->subpage[i]) {
 			release_resource(gdev->subpage[i]);
@@ -544,6 +557,11 @@ static int iio_pci_generic_probe(struct pci_dev *pdev,
 	long irq;
 	int i, ret;
 
+	/* a bridge's bus mastering and resets are those of all behind it */
+	if (pdev->hdr_type != PCI_HEADER_TYPE_NORMAL) {
+		pci_err(pdev, "refused: not a type 0 header (a bridge)\n");
+		return -EINVAL;
+	}
 	gdev = devm_kzalloc(&pdev->dev, sizeof(*gdev), GFP_KERNEL);
 	if (!gdev)
 		return -ENOMEM;
@@ -563,9 +581,8 @@ static int iio_pci_generic_probe(struct pci_dev *pdev,
 	ret = iio_pci_generic_irq(gdev, &irq);
 	if (ret)
 		return ret;
-	/* an earlier unbind left INTx masked in the device */
-	if (gdev->mode == IIO_PCI_IRQ_INTX)
-		iio_pci_generic_set_intx(gdev, true);
+	/* INTx stays masked (iio_pci_intx_off()) until the first open */
+	gdev->intx_masked = true;
 	pci_set_drvdata(pdev, gdev);
 
 	for (i = 0; i < PCI_STD_NUM_BARS; i++) {
@@ -629,6 +646,33 @@ static void iio_pci_generic_remove(struct pci_dev *pdev)
 }
 
 /*
+ * With no PM callbacks at all the PCI core re-enables the device on resume
+ * (pci_pm_reenable_device()), which unmasks INTx behind our back: a level
+ * interrupt pending while we believe INTx masked would storm the shared
+ * line until the kernel disables it.  With these, the core saves config
+ * space at suspend and restores it at resume; what user space masked (or
+ * the handler did) is masked again here all the same.
+ */
+static int iio_pci_generic_resume(struct device *dev)
+{
+	struct iio_pci_generic *gdev = dev_get_drvdata(dev);
+	unsigned long flags;
+	bool masked;
+
+	mutex_lock(&gdev->irq_lock);
+	spin_lock_irqsave(&gdev->intx_lock, flags);
+	masked = gdev->intx_masked;
+	spin_unlock_irqrestore(&gdev->intx_lock, flags);
+	if (gdev->mode == IIO_PCI_IRQ_INTX && masked)
+		iio_pci_generic_mask_intx(gdev, true);
+	mutex_unlock(&gdev->irq_lock);
+	return 0;
+}
+
+static DEFINE_SIMPLE_DEV_PM_OPS(iio_pci_generic_pm, NULL,
+				iio_pci_generic_resume);
+
+/*
  * No id table at all: it binds only what a user gives it (new_id,
  * driver_override).  An empty table would make new_id refuse every id.
  */
@@ -638,6 +682,7 @@ static struct pci_driver iio_pci_generic_driver = {
 	.probe = iio_pci_generic_probe,
 	.remove = iio_pci_generic_remove,
 	.dev_groups = iio_pci_generic_groups,
+	.driver.pm = pm_sleep_ptr(&iio_pci_generic_pm),
 };
 
 /* Bad parameters fail the module load (insmod: EINVAL), not each bind. */

@@ -302,6 +302,130 @@ static void beside_iio_edu_on_a_shared_line(void)
 	unbind(EDU_PCI);
 }
 
+/* root changes PCI_COMMAND through the config file, bytes 4 and 5 */
+static void config_write_command(const char *pci, unsigned int cmd)
+{
+	char path[128];
+	uint16_t v = (uint16_t)cmd;
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/config", pci);
+	fd = MUST(open(path, O_WRONLY));
+	EXPECT_EQ(pwrite(fd, &v, 2, 4), 2);
+	close(fd);
+}
+
+/*
+ * The unmask reads PCI_COMMAND afresh (pci_check_and_unmask_intx()): a
+ * change root made through config space between an interrupt and the
+ * unmask (bus mastering off, here) stays.
+ */
+static void intx_unmask_keeps_config_changes(void)
+{
+	volatile uint32_t *regs;
+	uint32_t before;
+	int nr, efd;
+
+	bind(EDU_PCI);
+	nr = pci_bar_nr(EDU_PCI, 0);
+	regs = map_regs(nr);
+	efd = MUST(open(iio_node(nr, "_event"), O_RDWR));
+	before = read_num(iio_attr_path(nr, "event"));
+	EXPECT(pci_command(EDU_PCI) & PCI_CMD_MASTER);	/* in use, opted in */
+	regs[EDU_IRQ_RAISE / 4] = 0x1;
+	wait_event(efd, before + 1);
+	EXPECT(pci_command(EDU_PCI) & PCI_CMD_INTX_DISABLE);
+	config_write_command(EDU_PCI, pci_command(EDU_PCI) & ~PCI_CMD_MASTER);
+	regs[EDU_IRQ_ACK / 4] = regs[EDU_IRQ_STATUS / 4];
+	unmask(efd);
+	EXPECT_EQ(pci_command(EDU_PCI) & (PCI_CMD_MASTER | PCI_CMD_INTX_DISABLE),
+		  0);
+	regs[EDU_IRQ_RAISE / 4] = 0x1;
+	wait_event(efd, before + 2);
+	regs[EDU_IRQ_ACK / 4] = regs[EDU_IRQ_STATUS / 4];
+	unmask(efd);
+	munmap((void *)regs, 4096);
+	close(efd);
+	unbind(EDU_PCI);
+}
+
+/*
+ * An interrupt the last user left unacknowledged: INTx is masked while
+ * nobody uses the device, so it is not taken at the next bind (nor
+ * counted), but at the next first open, as the new user's first event;
+ * the man page's sequence (wait, acknowledge, unmask) then goes on.
+ */
+static void intx_pending_from_earlier_user(void)
+{
+	volatile uint32_t *regs;
+	int nr, efd;
+
+	bind(EDU_PCI);
+	nr = pci_bar_nr(EDU_PCI, 0);
+	EXPECT(pci_command(EDU_PCI) & PCI_CMD_INTX_DISABLE);	/* unused */
+	regs = map_regs(nr);
+	efd = MUST(open(iio_node(nr, "_event"), O_RDWR));
+	EXPECT_EQ(pci_command(EDU_PCI) & PCI_CMD_INTX_DISABLE, 0);
+	regs[EDU_IRQ_RAISE / 4] = 0x1;
+	wait_event(efd, 1);
+	munmap((void *)regs, 4096);		/* not acknowledged */
+	close(efd);
+	EXPECT(pci_command(EDU_PCI) & PCI_CMD_INTX_DISABLE);
+	unbind(EDU_PCI);
+
+	bind(EDU_PCI);
+	nr = pci_bar_nr(EDU_PCI, 0);
+	EXPECT_EQ(read_num(iio_attr_path(nr, "event")), 0);
+	EXPECT(pci_command(EDU_PCI) & PCI_CMD_INTX_DISABLE);
+	efd = MUST(open(iio_node(nr, "_event"), O_RDWR));
+	regs = map_regs(nr);
+	wait_event(efd, 1);
+	regs[EDU_IRQ_ACK / 4] = regs[EDU_IRQ_STATUS / 4];
+	unmask(efd);
+	EXPECT_EQ(pci_command(EDU_PCI) & PCI_CMD_INTX_DISABLE, 0);
+	regs[EDU_IRQ_RAISE / 4] = 0x1;
+	wait_event(efd, 2);
+	regs[EDU_IRQ_ACK / 4] = regs[EDU_IRQ_STATUS / 4];
+	unmask(efd);
+	munmap((void *)regs, 4096);
+	close(efd);
+	unbind(EDU_PCI);
+}
+
+/*
+ * Suspend and resume (s2idle, devices suspended for pm_test's 5 s) with
+ * an interrupt pending and INTx masked: the PCI core restores the device
+ * as it was, so INTx stays masked, the shared line is not disabled
+ * ("nobody cared") and no event is counted; then it works on.
+ */
+static void intx_masked_across_suspend(void)
+{
+	volatile uint32_t *regs;
+	int nr, efd;
+
+	bind(EDU_PCI);
+	nr = pci_bar_nr(EDU_PCI, 0);
+	regs = map_regs(nr);
+	efd = MUST(open(iio_node(nr, "_event"), O_RDWR));
+	regs[EDU_IRQ_RAISE / 4] = 0x1;
+	wait_event(efd, 1);
+	EXPECT_EQ(write_text("/sys/power/pm_test", "devices"), 0);
+	EXPECT_EQ(write_text("/sys/power/state", "freeze"), 0);
+	EXPECT_EQ(write_text("/sys/power/pm_test", "none"), 0);
+	EXPECT(pci_command(EDU_PCI) & PCI_CMD_INTX_DISABLE);
+	EXPECT_EQ(kmsg_count("nobody cared"), 0);
+	EXPECT_EQ(read_num(iio_attr_path(nr, "event")), 1);
+	regs[EDU_IRQ_ACK / 4] = regs[EDU_IRQ_STATUS / 4];
+	unmask(efd);
+	regs[EDU_IRQ_RAISE / 4] = 0x1;
+	wait_event(efd, 2);
+	regs[EDU_IRQ_ACK / 4] = regs[EDU_IRQ_STATUS / 4];
+	unmask(efd);
+	munmap((void *)regs, 4096);
+	close(efd);
+	unbind(EDU_PCI);
+}
+
 /* unbind under a blocked reader and a live mapping, then bind again */
 static void unbind_bind_cycles_in_use(void)
 {
@@ -438,6 +562,9 @@ static const struct check_case cases[] = {
 	CASE(intx_mask_and_unmask),
 	CASE_T(msi_factorial_and_1000_rounds, 120),
 	CASE(beside_iio_edu_on_a_shared_line),
+	CASE(intx_unmask_keeps_config_changes),
+	CASE(intx_pending_from_earlier_user),
+	CASE_T(intx_masked_across_suspend, 60),
 	CASE_T(unbind_bind_cycles_in_use, 90),
 	CASE(new_id_binds_too),
 	CASE_T(msix_fallback_and_requested_dma, 90),

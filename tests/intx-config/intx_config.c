@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * intx_config.c - the guest half of the device-side proof that
- * iio_pci_generic's INTx round trip costs one configuration-space read
+ * iio_pci_generic's INTx round trip is the PCI core's helpers' accesses
  *
  * Runs in a guest booted by tests/intx-config/run with QEMU's
  * configuration-space trace on (qemu/run --trace-config).  It gives the
@@ -10,10 +10,12 @@
  * raise edu's interrupt (register 0x60), wait for the event, acknowledge
  * it (0x64) through the mapping, write 1 to the event node.  iio_pci_generic
  * promises that the handler reads PCI_COMMAND and PCI_STATUS once (one
- * dword at 0x4) and writes PCI_COMMAND once (INTx masked), and that the
- * unmask is one write of the command word it cached, no read.  A second
- * case masks and unmasks with no interrupt: one write each, and none for
- * a mask or unmask that changes nothing.
+ * dword at 0x4, pci_check_and_mask_intx()) and writes PCI_COMMAND once
+ * (INTx masked), and that the unmask does the same (a fresh read, so a
+ * change made meanwhile through config space is kept, and a write,
+ * pci_check_and_unmask_intx()).  A second case masks and unmasks with no
+ * interrupt: a read and a write each, and nothing for a mask or unmask
+ * that changes nothing.
  *
  * Output, one line each:
  *
@@ -149,26 +151,26 @@ int main(void)
 	if (round_trip("setup", regs, efd, ++count))
 		return 1;
 
-	/* case 1: the handler's read and write, the unmask's write */
+	/* case 1: the handler's read and write, the unmask's read and write */
 	marker(1);
 	ok = 1;
 	for (i = 0; i < ROUNDS && ok; i++)
 		ok = !round_trip("round-trips", regs, efd, ++count);
 	marker(2);
 	if (ok)
-		printf("intx-config-case 1 round-trips %d r@0x4 w@0x4 w@0x4\n",
+		printf("intx-config-case 1 round-trips %d r@0x4 w@0x4 r@0x4 w@0x4\n",
 		       ROUNDS);
 
 	/*
-	 * case 2: a mask and an unmask are one write each; a second mask or
-	 * unmask changes nothing and writes nothing
+	 * case 2: a mask and an unmask are a read and a write each; a second
+	 * mask or unmask changes nothing and accesses nothing
 	 */
 	if (event_write(efd, 0) || event_write(efd, 0) ||
 	    event_write(efd, 1) || event_write(efd, 1))
 		printf("FAIL intx-config/mask-unmask: write: %s\n",
 		       strerror(errno));
 	else
-		printf("intx-config-case 2 mask-unmask 1 w@0x4 w@0x4\n");
+		printf("intx-config-case 2 mask-unmask 1 r@0x4 w@0x4 r@0x4 w@0x4\n");
 	marker(3);
 
 	iio_udrv_unmap(&map);
