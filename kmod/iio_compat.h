@@ -54,6 +54,38 @@ static inline bool use_dma_iommu(struct device *dev)
 }
 #endif
 
+/*
+ * 6.3: whether a device's MSI are isolated (interrupt remapping, or an MSI
+ * controller that checks the requester, ARM's ITS) is asked of its IOMMU
+ * group, iommu_group_has_isolated_msi(), as vfio_iommu_type1 does.
+ * Before, vfio_iommu_type1 asked the MSI irq domains and the IOMMU's
+ * IOMMU_CAP_INTR_REMAP, the same question.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+#include <linux/iommu.h>
+
+static inline bool iio_isolated_msi(struct device *dev)
+{
+	struct iommu_group *group = iommu_group_get(dev);
+	bool isolated;
+
+	if (!group)
+		return false;
+	isolated = iommu_group_has_isolated_msi(group);
+	iommu_group_put(group);
+	return isolated;
+}
+#else
+#include <linux/iommu.h>
+#include <linux/irqdomain.h>
+
+static inline bool iio_isolated_msi(struct device *dev)
+{
+	return irq_domain_check_msi_remap() ||
+	       device_iommu_capable(dev, IOMMU_CAP_INTR_REMAP);
+}
+#endif
+
 /* 6.8: PCI_IRQ_LEGACY is PCI_IRQ_INTX (a macro: tested by name). */
 #ifndef PCI_IRQ_INTX
 #define PCI_IRQ_INTX PCI_IRQ_LEGACY

@@ -127,6 +127,7 @@ static ssize_t dma_iommu_value(struct iio_class_dev *icd,
 {
 	static const char * const names[] = {
 		[IIO_DMA_TRANSLATED] = "translated",
+		[IIO_DMA_UNSAFE_INTERRUPTS] = "unsafe-interrupts",
 		[IIO_DMA_UNSAFE] = "unsafe",
 		[IIO_DMA_REFUSED] = "refused",
 	};

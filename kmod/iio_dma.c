@@ -16,19 +16,26 @@
  *                  mmap (MAP_SHARED, from offset 0 up to size), mode 0600
  *
  * Who the device can reach (the policy of iio_dma_policy()): where an
- * IOMMU translates the device's DMA (a DMA-API paging domain) and the
- * device is alone in its IOMMU group, the buffers come through it,
+ * IOMMU translates the device's DMA (a DMA-API paging domain with strict
+ * invalidation), the device is alone in its IOMMU group and its MSI are
+ * isolated (interrupt remapping), the buffers come through the IOMMU,
  * bus_addr is an I/O virtual address and the device reaches those buffers
  * and nothing else.  Without translation (no IOMMU, or an
  * identity/passthrough domain) the device reaches all memory: user space
  * could program it with any bus address; in a group shared with other
  * devices it reaches whatever is mapped for them (one domain serves the
- * whole group; vfio too wants the whole group).  Then no buffer is
- * allocated (dma_request fails with EPERM, a stub's own buffers are left
- * out) unless the administrator opted in with the module parameter
- * enable_unsafe_noiommu_mode, as vfio's of that name: the first such
- * buffer taints the kernel (TAINT_USER) and logs one warning.  Only root
- * may use these files (and the region nodes) either way.  The same policy
+ * whole group; vfio too wants the whole group); with lazy invalidation
+ * (DMA-FQ) it reaches a freed buffer until the flush queue is flushed.
+ * Then no buffer is allocated (dma_request fails with EPERM, a stub's own
+ * buffers are left out) unless the administrator opted in with the module
+ * parameter enable_unsafe_noiommu_mode, as vfio's of that name: the first
+ * such buffer taints the kernel (TAINT_USER) and logs one warning.
+ * Translated without interrupt remapping, the device can write the MSI
+ * window and raise any interrupt on any CPU: refused in the same way
+ * unless the administrator opted in with allow_unsafe_interrupts (as
+ * vfio_iommu_type1's), or with enable_unsafe_noiommu_mode, which allows
+ * more.  Only root may use these files (and the region nodes) either way.
+ * The same policy
  * tells the PCI stubs whether the device may master the bus at all
  * (iio_dma_allowed()): programmed from user space it reaches any bus
  * address, buffer or not, and its MSI messages are memory writes.
@@ -68,8 +75,14 @@ module_param(enable_unsafe_noiommu_mode, bool, 0644);
 MODULE_PARM_DESC(enable_unsafe_noiommu_mode,
 		 "allow DMA buffers for devices whose DMA no IOMMU translates (the device can reach all memory; taints the kernel on first use; default off)");
 
-/* set by the first buffer allocated without translation */
+static bool allow_unsafe_interrupts;
+module_param(allow_unsafe_interrupts, bool, 0644);
+MODULE_PARM_DESC(allow_unsafe_interrupts,
+		 "allow DMA buffers and bus mastering for devices an IOMMU translates without interrupt remapping (the device can raise any interrupt; taints the kernel on first use; default off)");
+
+/* set by the first use allowed by each opt-in */
 static atomic_t iio_dma_unsafe_used = ATOMIC_INIT(0);
+static atomic_t iio_dma_unsafe_irq_used = ATOMIC_INIT(0);
 
 /**
  * struct iio_dma_buffer - one coherent buffer, /sys/class/iio/iioN/dmaK
@@ -103,10 +116,10 @@ struct iio_dma_buffer {
 
 /*
  * An IOMMU translates @dma_dev's DMA through a DMA-API paging domain (so
- * iommu-dma allocates its buffers).  While a driver is bound the group's
- * domain is its default one: iommu_device_use_default_domain() at probe
- * refuses a group that another owner (vfio) claimed, and such a claim
- * fails while we are bound.
+ * iommu-dma allocates its buffers), strict or lazy.  While a driver is
+ * bound the group's domain is its default one: iommu_device_use_default_domain()
+ * at probe refuses a group that another owner (vfio) claimed, and such a
+ * claim fails while we are bound.
  */
 static bool iio_dma_translated(struct device *dma_dev)
 {
@@ -114,6 +127,18 @@ static bool iio_dma_translated(struct device *dma_dev)
 
 	return domain && (domain->type & __IOMMU_DOMAIN_PAGING) &&
 	       iommu_is_dma_domain(domain);
+}
+
+/*
+ * Translated with strict invalidation: an unmapped buffer is out of reach
+ * when dma_free_coherent() returns, not once a flush queue (DMA-FQ) is
+ * flushed, milliseconds later.
+ */
+static bool iio_dma_strict(struct device *dma_dev)
+{
+	struct iommu_domain *domain = iommu_get_domain_for_dev(dma_dev);
+
+	return domain && domain->type == IOMMU_DOMAIN_DMA;
 }
 
 /* PCI bridges (ports) do no DMA of their own: vfio lets them be */
@@ -143,28 +168,59 @@ static bool iio_dma_group_alone(struct device *dma_dev)
 	return devices == 1;
 }
 
-/* The device reaches its buffers and nothing else. */
-static bool iio_dma_confined(struct device *dma_dev)
+/**
+ * enum iio_dma_gap - what keeps a device's DMA from being confined
+ * @IIO_DMA_CONFINED:	nothing: translated strictly, alone in its group,
+ *			its MSI isolated
+ * @IIO_DMA_UNTRANSLATED: no IOMMU translates it (none, or identity)
+ * @IIO_DMA_SHARED:	translated, in a group with other devices
+ * @IIO_DMA_LAZY:	translated with lazy invalidation (DMA-FQ)
+ * @IIO_DMA_MSI_OPEN:	translated, but no interrupt remapping: it can write
+ *			any MSI
+ */
+enum iio_dma_gap {
+	IIO_DMA_CONFINED,
+	IIO_DMA_UNTRANSLATED,
+	IIO_DMA_SHARED,
+	IIO_DMA_LAZY,
+	IIO_DMA_MSI_OPEN,
+};
+
+static enum iio_dma_gap iio_dma_gap(struct device *dma_dev)
 {
-	return iio_dma_translated(dma_dev) && iio_dma_group_alone(dma_dev);
+	if (!iio_dma_translated(dma_dev))
+		return IIO_DMA_UNTRANSLATED;
+	if (!iio_dma_group_alone(dma_dev))
+		return IIO_DMA_SHARED;
+	if (!iio_dma_strict(dma_dev))
+		return IIO_DMA_LAZY;
+	if (!iio_isolated_msi(dma_dev))
+		return IIO_DMA_MSI_OPEN;
+	return IIO_DMA_CONFINED;
 }
 
 /**
  * iio_dma_policy - may DMA buffers be allocated on @dma_dev, and why
  * @dma_dev: the device that does the DMA
  *
- * Reads enable_unsafe_noiommu_mode as it is now (it is writable at run
- * time).
+ * Reads enable_unsafe_noiommu_mode and allow_unsafe_interrupts as they
+ * are now (they are writable at run time).
  *
  * Return: %IIO_DMA_TRANSLATED where an IOMMU translates the device's DMA
- * (a DMA or DMA_FQ domain) and the device is alone in its IOMMU group;
- * otherwise %IIO_DMA_UNSAFE when the administrator opted in,
+ * (a DMA domain, strict), the device is alone in its IOMMU group and its
+ * MSI are isolated; %IIO_DMA_UNSAFE_INTERRUPTS where all but the last
+ * hold and allow_unsafe_interrupts is on; otherwise %IIO_DMA_UNSAFE when
+ * the administrator opted in with enable_unsafe_noiommu_mode,
  * %IIO_DMA_REFUSED when not.
  */
 enum iio_dma_protection iio_dma_policy(struct device *dma_dev)
 {
-	if (iio_dma_confined(dma_dev))
+	enum iio_dma_gap gap = iio_dma_gap(dma_dev);
+
+	if (gap == IIO_DMA_CONFINED)
 		return IIO_DMA_TRANSLATED;
+	if (gap == IIO_DMA_MSI_OPEN && READ_ONCE(allow_unsafe_interrupts))
+		return IIO_DMA_UNSAFE_INTERRUPTS;
 	return READ_ONCE(enable_unsafe_noiommu_mode) ? IIO_DMA_UNSAFE :
 						       IIO_DMA_REFUSED;
 }
@@ -173,24 +229,32 @@ enum iio_dma_protection iio_dma_policy(struct device *dma_dev)
  * The line that names the opt-in, after @what ("DMA buffer refused"): one
  * ratelimit for all of them (at most ten in five seconds, as iio(4) says),
  * unless @limited is false (a stub's choice at bind, which only the
- * administrator makes).
+ * administrator makes).  Return: the line was logged.
  */
-static void iio_dma_refusal(struct device *dev, struct device *dma_dev,
+static bool iio_dma_refusal(struct device *dev, struct device *dma_dev,
 			    const char *what, bool limited)
 {
 	static DEFINE_RATELIMIT_STATE(refusals, DEFAULT_RATELIMIT_INTERVAL,
 				      DEFAULT_RATELIMIT_BURST);
+	static const char * const why[] = {
+		[IIO_DMA_UNTRANSLATED] = "no IOMMU translates the DMA of %s, which could reach all memory",
+		[IIO_DMA_SHARED] = "%s shares its IOMMU group with other devices, whose DMA mappings it could reach",
+		[IIO_DMA_LAZY] = "the IOMMU unmaps the DMA of %s lazily (DMA-FQ), which could reach freed memory meanwhile",
+		[IIO_DMA_MSI_OPEN] = "no interrupt remapping isolates the MSI of %s, which could raise any interrupt",
+	};
+	enum iio_dma_gap gap = iio_dma_gap(dma_dev);
+	char reason[160];
 
+	if (gap == IIO_DMA_CONFINED)
+		return false;
 	if (limited && !__ratelimit(&refusals))
-		return;
-	if (iio_dma_translated(dma_dev))
-		dev_notice(dev,
-			   "%s: %s shares its IOMMU group with other devices, whose DMA mappings it could reach; iio.enable_unsafe_noiommu_mode=1 allows it (unsafe, taints the kernel)\n",
-			   what, dev_name(dma_dev));
-	else
-		dev_notice(dev,
-			   "%s: no IOMMU translates the DMA of %s, which could reach all memory; iio.enable_unsafe_noiommu_mode=1 allows it (unsafe, taints the kernel)\n",
-			   what, dev_name(dma_dev));
+		return false;
+	snprintf(reason, sizeof(reason), why[gap], dev_name(dma_dev));
+	dev_notice(dev, "%s: %s; %s allows it (unsafe, taints the kernel)\n",
+		   what, reason, gap == IIO_DMA_MSI_OPEN ?
+		   "iio.allow_unsafe_interrupts=1" :
+		   "iio.enable_unsafe_noiommu_mode=1");
+	return true;
 }
 
 /* 0, or -EPERM with the line that names the opt-in (ratelimited) */
@@ -203,17 +267,27 @@ static int iio_dma_permit(struct iio_class_dev *icd, struct device *dma_dev)
 }
 
 /*
- * The first use without translation of this load (@what: "DMA buffer",
- * "bus mastering"): taint and say so.
+ * The first use of this load allowed by an opt-in (@what: "DMA buffer",
+ * "bus mastering"; @policy: which one): taint and say so, once for each
+ * opt-in, naming what the device can reach.
  */
-static void iio_dma_unsafe_use(struct device *dma_dev, const char *what)
+static void iio_dma_unsafe_use(struct device *dma_dev, const char *what,
+			       enum iio_dma_protection policy)
 {
-	if (atomic_xchg(&iio_dma_unsafe_used, 1))
+	static const char * const how[] = {
+		[IIO_DMA_UNTRANSLATED] = "without IOMMU translation (enable_unsafe_noiommu_mode): the device can reach all memory",
+		[IIO_DMA_SHARED] = "in a shared IOMMU group (enable_unsafe_noiommu_mode): the device can reach the DMA mappings of the others",
+		[IIO_DMA_LAZY] = "with lazy IOMMU invalidation (enable_unsafe_noiommu_mode): the device can reach freed memory",
+		[IIO_DMA_MSI_OPEN] = "without interrupt remapping (allow_unsafe_interrupts): the device can raise any interrupt",
+	};
+	enum iio_dma_gap gap = iio_dma_gap(dma_dev);
+	atomic_t *used = policy == IIO_DMA_UNSAFE_INTERRUPTS ?
+			 &iio_dma_unsafe_irq_used : &iio_dma_unsafe_used;
+
+	if (gap == IIO_DMA_CONFINED || atomic_xchg(used, 1))
 		return;
 	add_taint(TAINT_USER, LOCKDEP_STILL_OK);
-	dev_warn(dma_dev,
-		 "iio: %s without IOMMU translation (enable_unsafe_noiommu_mode): the device can reach all memory; kernel tainted\n",
-		 what);
+	dev_warn(dma_dev, "iio: %s %s; kernel tainted\n", what, how[gap]);
 }
 
 /**
@@ -243,12 +317,16 @@ static void iio_dma_unsafe_use(struct device *dma_dev, const char *what)
 bool iio_dma_allowed(struct device *dma_dev, enum iio_dma_use use,
 		     bool *refusal_logged)
 {
-	switch (iio_dma_policy(dma_dev)) {
+	enum iio_dma_protection policy = iio_dma_policy(dma_dev);
+	bool logged;
+
+	switch (policy) {
 	case IIO_DMA_TRANSLATED:
 		return true;
+	case IIO_DMA_UNSAFE_INTERRUPTS:
 	case IIO_DMA_UNSAFE:
 		if (use == IIO_DMA_USE_MASTER)
-			iio_dma_unsafe_use(dma_dev, "bus mastering");
+			iio_dma_unsafe_use(dma_dev, "bus mastering", policy);
 		return true;
 	case IIO_DMA_REFUSED:
 		break;
@@ -256,14 +334,15 @@ bool iio_dma_allowed(struct device *dma_dev, enum iio_dma_use use,
 	if (refusal_logged && *refusal_logged)
 		return false;
 	if (use == IIO_DMA_USE_MSI)
-		iio_dma_refusal(dma_dev, dma_dev,
-				"MSI refused (it needs bus mastering), INTx instead",
-				false);
+		logged = iio_dma_refusal(dma_dev, dma_dev,
+					 "MSI refused (it needs bus mastering), INTx instead",
+					 false);
 	else
-		iio_dma_refusal(dma_dev, dma_dev, "bus mastering refused",
-				true);
+		logged = iio_dma_refusal(dma_dev, dma_dev,
+					 "bus mastering refused", true);
+	/* a line the ratelimit dropped is logged at the next first open */
 	if (refusal_logged)
-		*refusal_logged = true;
+		*refusal_logged = logged;
 	return false;
 }
 EXPORT_SYMBOL_GPL(iio_dma_allowed);
@@ -468,6 +547,7 @@ int iio_dma_validate(const struct iio_device *idev)
 static int iio_dma_add(struct iio_class_dev *icd, struct device *dma_dev,
 		       unsigned int index, size_t size)
 {
+	enum iio_dma_protection policy;
 	struct iio_dma_buffer *buffer;
 	int ret;
 
@@ -495,8 +575,9 @@ static int iio_dma_add(struct iio_class_dev *icd, struct device *dma_dev,
 		goto err_put;
 	}
 	buffer->translated = iio_dma_translated(dma_dev);
-	if (!iio_dma_confined(dma_dev))
-		iio_dma_unsafe_use(dma_dev, "DMA buffer");
+	policy = iio_dma_policy(dma_dev);
+	if (policy != IIO_DMA_TRANSLATED)
+		iio_dma_unsafe_use(dma_dev, "DMA buffer", policy);
 
 	sysfs_bin_attr_init(&buffer->data);
 	buffer->data.attr.name = "buffer";

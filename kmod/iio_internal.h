@@ -126,12 +126,16 @@ struct iio_dma_buffer;
  * enum iio_dma_protection - what keeps a device's DMA to its buffers
  * @IIO_DMA_TRANSLATED:	an IOMMU translates it and the device is alone in
  *			its IOMMU group: buffers are allowed
+ * @IIO_DMA_UNSAFE_INTERRUPTS: as translated, but without interrupt
+ *			remapping, and the administrator opted in
+ *			(allow_unsafe_interrupts): buffers are allowed
  * @IIO_DMA_UNSAFE:	nothing, and the administrator opted in
  *			(enable_unsafe_noiommu_mode): buffers are allowed
  * @IIO_DMA_REFUSED:	nothing: buffers are refused
  */
 enum iio_dma_protection {
 	IIO_DMA_TRANSLATED,
+	IIO_DMA_UNSAFE_INTERRUPTS,
 	IIO_DMA_UNSAFE,
 	IIO_DMA_REFUSED,
 };
