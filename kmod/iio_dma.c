@@ -237,10 +237,14 @@ static bool iio_dma_refusal(struct device *dev, struct device *dma_dev,
 	static DEFINE_RATELIMIT_STATE(refusals, DEFAULT_RATELIMIT_INTERVAL,
 				      DEFAULT_RATELIMIT_BURST);
 	static const char * const why[] = {
-		[IIO_DMA_UNTRANSLATED] = "no IOMMU translates the DMA of %s, which could reach all memory",
-		[IIO_DMA_SHARED] = "%s shares its IOMMU group with other devices, whose DMA mappings it could reach",
-		[IIO_DMA_LAZY] = "the IOMMU unmaps the DMA of %s lazily (DMA-FQ), which could reach freed memory meanwhile",
-		[IIO_DMA_MSI_OPEN] = "no interrupt remapping isolates the MSI of %s, which could raise any interrupt",
+		[IIO_DMA_UNTRANSLATED] =
+			"no IOMMU translates the DMA of %s, which could reach all memory",
+		[IIO_DMA_SHARED] =
+			"%s shares its IOMMU group with other devices, whose DMA mappings it could reach",
+		[IIO_DMA_LAZY] =
+			"the IOMMU unmaps the DMA of %s lazily (DMA-FQ), which could reach freed memory meanwhile",
+		[IIO_DMA_MSI_OPEN] =
+			"no interrupt remapping isolates the MSI of %s, which could raise any interrupt",
 	};
 	enum iio_dma_gap gap = iio_dma_gap(dma_dev);
 	char reason[160];
@@ -275,10 +279,14 @@ static void iio_dma_unsafe_use(struct device *dma_dev, const char *what,
 			       enum iio_dma_protection policy)
 {
 	static const char * const how[] = {
-		[IIO_DMA_UNTRANSLATED] = "without IOMMU translation (enable_unsafe_noiommu_mode): the device can reach all memory",
-		[IIO_DMA_SHARED] = "in a shared IOMMU group (enable_unsafe_noiommu_mode): the device can reach the DMA mappings of the others",
-		[IIO_DMA_LAZY] = "with lazy IOMMU invalidation (enable_unsafe_noiommu_mode): the device can reach freed memory",
-		[IIO_DMA_MSI_OPEN] = "without interrupt remapping (allow_unsafe_interrupts): the device can raise any interrupt",
+		[IIO_DMA_UNTRANSLATED] =
+			"without IOMMU translation (enable_unsafe_noiommu_mode): the device can reach all memory",
+		[IIO_DMA_SHARED] =
+			"in a shared IOMMU group (enable_unsafe_noiommu_mode): the device can reach the DMA mappings of the others",
+		[IIO_DMA_LAZY] =
+			"with lazy IOMMU invalidation (enable_unsafe_noiommu_mode): the device can reach freed memory",
+		[IIO_DMA_MSI_OPEN] =
+			"without interrupt remapping (allow_unsafe_interrupts): the device can raise any interrupt",
 	};
 	enum iio_dma_gap gap = iio_dma_gap(dma_dev);
 	atomic_t *used = policy == IIO_DMA_UNSAFE_INTERRUPTS ?
