@@ -206,6 +206,9 @@ static inline int iio_kstrtou64(const char *buf, u64 *val)
 
 int iio_register_device(struct device *parent, struct iio_device *idev);
 void iio_revoke_device(struct iio_device *idev);
+void iio_zap_mappings(struct iio_device *idev);
+void iio_lock_access(struct iio_device *idev, unsigned int subclass);
+void iio_unlock_access(struct iio_device *idev);
 void iio_unregister_device(struct iio_device *idev);
 
 bool iio_dma_allowed(struct device *dma_dev, enum iio_dma_use use,

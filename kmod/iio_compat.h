@@ -86,6 +86,28 @@ static inline bool iio_isolated_msi(struct device *dev)
 }
 #endif
 
+/*
+ * 6.5: the PCI core turns a device's AER error reporting on when it
+ * enumerates it (native AER); before, each driver did, with
+ * pci_enable_pcie_error_reporting(), which 6.6 removed.  Without it an
+ * uncorrectable error of the device is never reported (nor recovered).
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
+#include <linux/aer.h>
+
+static inline void iio_pci_error_reporting(struct pci_dev *pdev, bool on)
+{
+	if (on)
+		pci_enable_pcie_error_reporting(pdev);
+	else
+		pci_disable_pcie_error_reporting(pdev);
+}
+#else
+static inline void iio_pci_error_reporting(struct pci_dev *pdev, bool on)
+{
+}
+#endif
+
 /* 6.8: PCI_IRQ_LEGACY is PCI_IRQ_INTX (a macro: tested by name). */
 #ifndef PCI_IRQ_INTX
 #define PCI_IRQ_INTX PCI_IRQ_LEGACY

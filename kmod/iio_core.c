@@ -692,6 +692,66 @@ void iio_revoke_device(struct iio_device *idev)
 EXPORT_SYMBOL_GPL(iio_revoke_device);
 
 /**
+ * iio_zap_mappings - unmap every user mapping of a device's region
+ * @idev: a registered device
+ *
+ * The pages are faulted in again at the next touch: for a stub whose
+ * device changes under the mappings (an AER recovery's reset, which the
+ * PCI core runs between the stub's error_detected and slot_reset without
+ * reset_prepare), so that no page mapped before it is touched without a
+ * fault after.
+ *
+ * Context: process context, may sleep.
+ */
+void iio_zap_mappings(struct iio_device *idev)
+{
+	struct iio_class_dev *icd = idev->icd;
+
+	if (icd)
+		unmap_mapping_range(icd->inode->i_mapping, 0, 0, 1);
+}
+EXPORT_SYMBOL_GPL(iio_zap_mappings);
+
+/**
+ * iio_lock_access - keep user space off a device's region while it resets
+ * @idev: a registered device
+ * @subclass: 0, or for a stub that locks several devices at once (the BARs
+ *	of one PCI function) each one's place among them, 0 to 7 (lockdep)
+ *
+ * For a reset the stub did not start (the PCI core's reset_prepare, before
+ * a reset through sysfs or an AER recovery): waits for the reads, writes
+ * and page faults of the region nodes in progress, holds off new ones (and
+ * new opens) until iio_unlock_access(), and zaps every user mapping of the
+ * region, so that nobody touches the device in reset and a page mapped
+ * before it is faulted in again after.  Event nodes and DMA buffers are
+ * not held off.  A revoked device is locked all the same (nothing to
+ * zap).
+ *
+ * Context: process context, may sleep; the stub must not take the device's
+ * files' paths meanwhile (its in_use callback, say).
+ */
+void iio_lock_access(struct iio_device *idev, unsigned int subclass)
+{
+	struct iio_class_dev *icd = idev->icd;
+
+	down_write_nested(&icd->idev_lock, subclass);
+	iio_zap_mappings(idev);
+}
+EXPORT_SYMBOL_GPL(iio_lock_access);
+
+/**
+ * iio_unlock_access - let user space at a device's region again
+ * @idev: a device locked with iio_lock_access()
+ *
+ * Context: process context.
+ */
+void iio_unlock_access(struct iio_device *idev)
+{
+	up_write(&idev->icd->idev_lock);
+}
+EXPORT_SYMBOL_GPL(iio_unlock_access);
+
+/**
  * iio_unregister_device - remove a device registered by iio_register_device()
  * @idev: the stub's description
  *

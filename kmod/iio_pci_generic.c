@@ -143,6 +143,9 @@ struct iio_pci_vector {
  * @users:	how many of @bars are in use (their files open): bus
  *		mastering is on while there are any (where it is allowed)
  * @master_refused: bus mastering was refused and the log says so
+ * @mastering:	bus mastering is on (set_master()), under intx_lock
+ * @errors:	PCI errors reported to us (AER's error_detected) since bind
+ * @recoveries:	recoveries from them completed (AER's resume)
  * @subpage:	the reservations of the rest of sub-page BARs' last pages
  */
 struct iio_pci_generic {
@@ -159,6 +162,9 @@ struct iio_pci_generic {
 	bool removing;
 	unsigned int users;
 	bool master_refused;
+	bool mastering;
+	atomic_t errors;
+	atomic_t recoveries;
 	struct resource *subpage[PCI_STD_NUM_BARS];
 };
 
@@ -250,6 +256,7 @@ static void iio_pci_generic_set_master(struct iio_pci_generic *gdev, bool on)
 		pci_set_master(gdev->pdev);
 	else
 		pci_clear_master(gdev->pdev);
+	gdev->mastering = on;
 	spin_unlock_irqrestore(&gdev->intx_lock, flags);
 }
 
@@ -393,8 +400,28 @@ static ssize_t irq_mode_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(irq_mode);
 
+static ssize_t errors_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	struct iio_pci_generic *gdev = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%d\n", atomic_read(&gdev->errors));
+}
+static DEVICE_ATTR_RO(errors);
+
+static ssize_t recoveries_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	struct iio_pci_generic *gdev = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%d\n", atomic_read(&gdev->recoveries));
+}
+static DEVICE_ATTR_RO(recoveries);
+
 static struct attribute *iio_pci_generic_attrs[] = {
 	&dev_attr_irq_mode.attr,
+	&dev_attr_errors.attr,
+	&dev_attr_recoveries.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(iio_pci_generic);
@@ -481,6 +508,7 @@ static void iio_pci_generic_unregister(struct iio_pci_generic *gdev)
 	if (iio_pci_generic_uses_msi(gdev))
 		pci_free_irq_vectors(gdev->pdev);
 	iio_pci_generic_mask_intx(gdev, true);
+	iio_pci_error_reporting(gdev->pdev, false);
 	for (i = 0; i < PCI_STD_NUM_BARS; i++) {
 		if (gdev->subpage[i]) {
 			release_resource(gdev->subpage[i]);
@@ -584,6 +612,10 @@ static int iio_pci_generic_probe(struct pci_dev *pdev,
 	/* INTx stays masked (iio_pci_intx_off()) until the first open */
 	gdev->intx_masked = true;
 	pci_set_drvdata(pdev, gdev);
+	/* nothing for a device without AER, or without native AER */
+	iio_pci_error_reporting(pdev, true);
+	/* what an AER recovery's link reset loses (slot_reset) */
+	pci_save_state(pdev);
 
 	for (i = 0; i < PCI_STD_NUM_BARS; i++) {
 		struct iio_pci_bar *bar = &gdev->bars[gdev->nr_bars];
@@ -673,6 +705,119 @@ static DEFINE_SIMPLE_DEV_PM_OPS(iio_pci_generic_pm, NULL,
 				iio_pci_generic_resume);
 
 /*
+ * A reset the PCI core runs while the device is bound (the sysfs reset
+ * file, an AER recovery's bus or slot reset): every BAR's device is kept
+ * from user space and its mappings zapped first (a page is faulted in
+ * again afterwards), and the event device's mask and unmask wait, so that
+ * nobody touches the function in reset.  The core saves config space
+ * before and restores it after (INTx masking and bus mastering included);
+ * the device's own state is the user's to set up again.  Not while the
+ * device is being unbound: the BARs are gone, and quiesce's own reset
+ * comes here too.
+ */
+static void iio_pci_generic_reset_prepare(struct pci_dev *pdev)
+{
+	struct iio_pci_generic *gdev = pci_get_drvdata(pdev);
+	int i;
+
+	for (i = 0; i < gdev->nr_bars; i++)
+		iio_lock_access(&gdev->bars[i].idev, i);
+	mutex_lock(&gdev->irq_lock);
+}
+
+static void iio_pci_generic_reset_done(struct pci_dev *pdev)
+{
+	struct iio_pci_generic *gdev = pci_get_drvdata(pdev);
+	int i;
+
+	mutex_unlock(&gdev->irq_lock);
+	for (i = gdev->nr_bars - 1; i >= 0; i--)
+		iio_unlock_access(&gdev->bars[i].idev);
+}
+
+/*
+ * AER: user space learns of each error and each completed recovery
+ * through the PCI device's errors and recoveries attributes (pollable:
+ * POLLPRI).  A non-fatal error lets the device go on.  A frozen link wants
+ * a reset, which the core runs between here and slot_reset without
+ * reset_prepare: every BAR's mappings are zapped first, so a page is
+ * faulted in again afterwards (held off they are not: a recovery that
+ * fails never calls back).  A permanent failure disconnects it.
+ */
+static pci_ers_result_t iio_pci_generic_error_detected(struct pci_dev *pdev,
+						       pci_channel_state_t state)
+{
+	struct iio_pci_generic *gdev = pci_get_drvdata(pdev);
+	int i;
+
+	if (state == pci_channel_io_frozen)
+		for (i = 0; i < gdev->nr_bars; i++)
+			iio_zap_mappings(&gdev->bars[i].idev);
+	atomic_inc(&gdev->errors);
+	sysfs_notify(&pdev->dev.kobj, NULL, "errors");
+	pci_info(pdev, "PCI error (channel state %d): user space told\n",
+		 state);
+	switch (state) {
+	case pci_channel_io_normal:
+		return PCI_ERS_RESULT_CAN_RECOVER;
+	case pci_channel_io_frozen:
+		return PCI_ERS_RESULT_NEED_RESET;
+	default:
+		return PCI_ERS_RESULT_DISCONNECT;
+	}
+}
+
+static pci_ers_result_t iio_pci_generic_mmio_enabled(struct pci_dev *pdev)
+{
+	return PCI_ERS_RESULT_RECOVERED;
+}
+
+/*
+ * The link was reset (a frozen link's recovery, without the save and
+ * restore of reset_prepare and reset_done): config space as saved at bind
+ * (BARs, MSI and MSI-X, error reporting), then what changed since, bus
+ * mastering and INTx masking.
+ */
+static pci_ers_result_t iio_pci_generic_slot_reset(struct pci_dev *pdev)
+{
+	struct iio_pci_generic *gdev = pci_get_drvdata(pdev);
+	unsigned long flags;
+	bool masked;
+
+	pci_restore_state(pdev);
+	pci_save_state(pdev);
+	mutex_lock(&gdev->irq_lock);
+	spin_lock_irqsave(&gdev->intx_lock, flags);
+	masked = gdev->intx_masked;
+	spin_unlock_irqrestore(&gdev->intx_lock, flags);
+	iio_pci_generic_set_master(gdev, gdev->mastering);
+	if (gdev->mode == IIO_PCI_IRQ_INTX) {
+		iio_pci_generic_mask_intx(gdev, true);
+		if (!masked)
+			iio_pci_generic_unmask_intx(gdev);
+	}
+	mutex_unlock(&gdev->irq_lock);
+	return PCI_ERS_RESULT_RECOVERED;
+}
+
+static void iio_pci_generic_error_resume(struct pci_dev *pdev)
+{
+	struct iio_pci_generic *gdev = pci_get_drvdata(pdev);
+
+	atomic_inc(&gdev->recoveries);
+	sysfs_notify(&pdev->dev.kobj, NULL, "recoveries");
+}
+
+static const struct pci_error_handlers iio_pci_generic_err_handler = {
+	.error_detected = iio_pci_generic_error_detected,
+	.mmio_enabled = iio_pci_generic_mmio_enabled,
+	.slot_reset = iio_pci_generic_slot_reset,
+	.reset_prepare = iio_pci_generic_reset_prepare,
+	.reset_done = iio_pci_generic_reset_done,
+	.resume = iio_pci_generic_error_resume,
+};
+
+/*
  * No id table at all: it binds only what a user gives it (new_id,
  * driver_override).  An empty table would make new_id refuse every id.
  */
@@ -683,6 +828,7 @@ static struct pci_driver iio_pci_generic_driver = {
 	.remove = iio_pci_generic_remove,
 	.dev_groups = iio_pci_generic_groups,
 	.driver.pm = pm_sleep_ptr(&iio_pci_generic_pm),
+	.err_handler = &iio_pci_generic_err_handler,
 };
 
 /* Bad parameters fail the module load (insmod: EINVAL), not each bind. */

@@ -5,7 +5,9 @@
  * interrupt) is refused bus mastering and DMA buffers unless the
  * administrator opts in with iio.allow_unsafe_interrupts; a lazily
  * invalidated domain (DMA-FQ) is not counted as confining; a device that
- * is gone is not reset at unbind; a bridge is not bound.
+ * is gone is not reset at unbind; a bridge is not bound; a reset the PCI
+ * core runs (sysfs, AER recovery) zaps user mappings first; user space
+ * learns of AER errors and recoveries.
  *
  * Its own boot (tests/run): q35 with intel-iommu (qemu/run --iommu intel)
  * and the guest's interrupt remapping off (intremap=off), without
@@ -14,15 +16,19 @@
  * clamp 0xfee00000), a PCI-to-PCI bridge without a driver (00:06.0,
  * shpc=off), and a second root port (00:07.0) with an NVMe controller
  * behind it, a device with FLR (whose reset waits for the device to
- * answer again).  The cases run in this order: the opt-in's taint cannot be
+ * answer again), and a third (00:08.0) with a virtio-rng (id aer0, aer=on:
+ * QEMU 7.2's e1000e has AER but its Device Control cannot enable
+ * reporting), whose errors QEMU's monitor injects.  The cases run in this order: the opt-in's taint cannot be
  * undone.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "lib/iio_test.h"
@@ -32,6 +38,8 @@
 #define EDU_PCI		"0000:00:13.0"	/* no driver at boot */
 #define PORT_PCI	"0000:00:05.0"	/* the PCIe root port */
 #define PORT2_PCI	"0000:00:07.0"	/* and the second, NVMe behind it */
+#define PORT3_PCI	"0000:00:08.0"	/* and the third, virtio-rng behind it */
+#define VIRTIO_SELECT	0x0	/* virtio's common config: device_feature_select */
 #define BRIDGE_PCI	"0000:00:06.0"	/* the PCI-to-PCI bridge */
 #define GENERIC		"/sys/bus/pci/drivers/iio_pci_generic"
 #define IRQ_PARAM	"/sys/module/iio/parameters/allow_unsafe_interrupts"
@@ -57,17 +65,32 @@ static const char *port_edu(void)
 	return behind(PORT_PCI);
 }
 
-/* to iio_pci_generic, from iio_edu where it took the edu at boot */
-static int bind_generic(const char *pci)
+/*
+ * To iio_pci_generic, from the driver that took it at boot (iio_edu an
+ * edu, virtio-pci a virtio device on kernels that build it in)
+ */
+static int bind_generic_bar(const char *pci, int bar)
 {
-	char path[128];
+	char path[128], link[256];
+	ssize_t n;
 
-	snprintf(path, sizeof(path), "/sys/bus/pci/drivers/iio_edu/%s", pci);
-	if (path_exists(path))
-		EXPECT_EQ(pci_driver_unbind("iio_edu", pci), 0);
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver", pci);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n > 0) {
+		link[n] = 0;
+		if (strcmp(strrchr(link, '/') + 1, "iio_pci_generic"))
+			EXPECT_EQ(pci_driver_unbind(strrchr(link, '/') + 1, pci),
+				  0);
+	}
 	if (iio_udrv_bind(pci))
 		FAIL("%s", iio_udrv_error());
-	return pci_bar_nr(pci, 0);
+	return pci_bar_nr(pci, bar);
+}
+
+/* the same, the iio device of its BAR 0 */
+static int bind_generic(const char *pci)
+{
+	return bind_generic_bar(pci, 0);
 }
 
 /* unbind from iio_pci_generic and leave it to no driver, as at boot */
@@ -183,17 +206,24 @@ static void lazy_domain_refused(void)
 	EXPECT_STREQ(group_type(EDU_PCI), "DMA");
 }
 
+/* root writes 2 bytes of PCI device @pci's config space at @off */
+static void config_write_word(const char *pci, unsigned int off,
+			      unsigned int val)
+{
+	char path[128];
+	uint16_t v = (uint16_t)val;
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/config", pci);
+	fd = MUST(open(path, O_WRONLY));
+	EXPECT_EQ(pwrite(fd, &v, 2, off), 2);
+	close(fd);
+}
+
 /* a root port's secondary and subordinate bus numbers, as one value */
 static void port_buses(const char *port, unsigned int buses)
 {
-	char path[128];
-	uint16_t v = (uint16_t)buses;
-	int fd;
-
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/config", port);
-	fd = MUST(open(path, O_WRONLY));
-	EXPECT_EQ(pwrite(fd, &v, 2, PCI_SECONDARY_BUS), 2);
-	close(fd);
+	config_write_word(port, PCI_SECONDARY_BUS, buses);
 }
 
 /*
@@ -255,12 +285,152 @@ static void bridge_refused(void)
 	EXPECT_EQ(write_text(path, "none"), 0);
 }
 
+/*
+ * The page faults @p's first word takes when read: 0 if its page is mapped,
+ * 1 if it was not (zapped) and the read faulted it in.  Minor faults count
+ * PFN mappings of I/O memory too, which /proc/self/pagemap and smaps skip.
+ */
+static long read_faults(volatile uint32_t *p, uint32_t *val)
+{
+	struct rusage before, after;
+
+	getrusage(RUSAGE_SELF, &before);
+	*val = *p;
+	getrusage(RUSAGE_SELF, &after);
+	return after.ru_minflt - before.ru_minflt;
+}
+
+/*
+ * A reset through sysfs (the PCI core's, FLR here) while a user has the
+ * BAR mapped: the mapping is zapped before the reset (the next read takes
+ * a page fault), and touching it afterwards faults it in again and
+ * reads the device after the reset.
+ */
+static void sysfs_reset_zaps_mappings(void)
+{
+	char pci[16], path[160];
+	volatile uint32_t *regs;
+	uint32_t vs;
+	int nr;
+
+	strcpy(pci, behind(PORT2_PCI));
+	nr = bind_generic(pci);
+	regs = edu_map(nr);
+	EXPECT_EQ(regs[2], 0x10400);	/* NVMe's VS: 1.4 */
+	EXPECT_EQ(read_faults(&regs[2], &vs), 0);
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/reset", pci);
+	EXPECT_EQ(write_text(path, "1"), 0);
+	EXPECT_EQ(read_faults(&regs[2], &vs), 1);
+	EXPECT_EQ(vs, 0x10400);
+	EXPECT_EQ(read_faults(&regs[2], &vs), 0);
+	munmap((void *)regs, 4096);
+	unbind_generic(pci);
+}
+
+/* poll @fd (a sysfs attribute, read to its end) for POLLPRI, up to 10 s */
+static void wait_notified(int fd, const char *what)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLPRI };
+
+	if (poll(&pfd, 1, 10000) != 1 || !(pfd.revents & POLLPRI))
+		FAIL("no POLLPRI on %s within 10 s", what);
+}
+
+static unsigned int attr_value(int fd)
+{
+	char buf[32] = "";
+
+	EXPECT(pread(fd, buf, sizeof(buf) - 1, 0) > 0);
+	return (unsigned int)strtoul(buf, NULL, 10);
+}
+
+/* virtio's device_feature_select through iio device @nr: written, read back */
+static void virtio_answers(int nr, uint32_t v)
+{
+	int fd = MUST(open(iio_node(nr, ""), O_RDWR));
+	uint32_t back = ~v;
+
+	EXPECT_EQ(pwrite(fd, &v, 4, VIRTIO_SELECT), 4);
+	EXPECT_EQ(pread(fd, &back, 4, VIRTIO_SELECT), 4);
+	EXPECT_EQ(back, v);
+	close(fd);
+}
+
+/*
+ * AER: an uncorrectable error injected into the virtio device (QEMU's
+ * monitor) is reported to iio_pci_generic, which tells user space
+ * (errors, then recoveries, both pollable), the kernel recovers the
+ * device ("device recovery successful"), and the device answers the user
+ * again.
+ */
+static void aer_error_reported_and_recovered(void)
+{
+	char pci[16], path[160];
+	volatile uint32_t *regs;
+	const char *reply;
+	int nr, efd, rfd;
+	uint32_t v;
+
+	strcpy(pci, behind(PORT3_PCI));
+	nr = bind_generic_bar(pci, 4);	/* modern virtio: its registers */
+	virtio_answers(nr, 1);
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/errors", pci);
+	efd = MUST(open(path, O_RDONLY));
+	EXPECT_EQ(attr_value(efd), 0);
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/recoveries", pci);
+	rfd = MUST(open(path, O_RDONLY));
+	EXPECT_EQ(attr_value(rfd), 0);
+
+	/*
+	 * QEMU 7.2's model sends an uncorrectable error up only with SERR# on
+	 * in the command register of the function and of each port on the
+	 * way (besides the Device Control bits the kernel sets; hw/pci/
+	 * pcie_aer.c, pcie_aer_msg_alldev()); firmware would set them,
+	 * QEMU's does not.
+	 */
+	config_write_word(pci, 0x04, pci_command(pci) | 0x100);
+	config_write_word(PORT3_PCI, 0x04, pci_command(PORT3_PCI) | 0x100);
+	reply = qemu_monitor("pcie_aer_inject_error aer0 POISON_TLP");
+	EXPECT_EQ(strncmp(reply, "OK id: aer0 ", 12), 0);
+	wait_notified(efd, "errors");
+	EXPECT_EQ(attr_value(efd), 1);
+	wait_notified(rfd, "recoveries");
+	EXPECT_EQ(attr_value(rfd), 1);
+	EXPECT(kmsg_count("AER: device recovery successful") >= 1);
+	EXPECT_EQ(kmsg_count("can't recover"), 0);
+	virtio_answers(nr, 0);
+
+	/*
+	 * A fatal one (Data Link Protocol Error) freezes the link: the kernel
+	 * resets the port's bus, around which the user's mapping is zapped
+	 * (the next read faults it in again).
+	 */
+	regs = edu_map(nr);
+	EXPECT_EQ(read_faults(&regs[0], &v), 1);	/* mapped at first touch */
+	EXPECT_EQ(read_faults(&regs[0], &v), 0);
+	reply = qemu_monitor("pcie_aer_inject_error aer0 DLP");
+	EXPECT_EQ(strncmp(reply, "OK id: aer0 ", 12), 0);
+	wait_notified(efd, "errors");
+	EXPECT_EQ(attr_value(efd), 2);
+	wait_notified(rfd, "recoveries");
+	EXPECT_EQ(attr_value(rfd), 2);
+	EXPECT(kmsg_count("AER: device recovery successful") >= 2);
+	EXPECT_EQ(read_faults(&regs[0], &v), 1);
+	virtio_answers(nr, 1);
+	munmap((void *)regs, 4096);
+	close(efd);
+	close(rfd);
+	unbind_generic(pci);
+}
+
 static const struct check_case cases[] = {
 	CASE(no_remapping_refused),
 	CASE(unsafe_interrupts_opt_in),
 	CASE(lazy_domain_refused),
 	CASE_T(gone_device_not_reset, 90),
 	CASE(bridge_refused),
+	CASE(sysfs_reset_zaps_mappings),
+	CASE_T(aer_error_reported_and_recovered, 60),
 };
 
 CHECK_MAIN(cases)
