@@ -80,10 +80,6 @@ module_param(allow_unsafe_interrupts, bool, 0644);
 MODULE_PARM_DESC(allow_unsafe_interrupts,
 		 "allow DMA buffers and bus mastering for devices an IOMMU translates without interrupt remapping (the device can raise any interrupt; taints the kernel on first use; default off)");
 
-/* set by the first use allowed by each opt-in */
-static atomic_t iio_dma_unsafe_used = ATOMIC_INIT(0);
-static atomic_t iio_dma_unsafe_irq_used = ATOMIC_INIT(0);
-
 /**
  * struct iio_dma_buffer - one coherent buffer, /sys/class/iio/iioN/dmaK
  * @dev:	child of the class device; its release frees the buffer
@@ -242,12 +238,12 @@ static bool iio_dma_refusal(struct device *dev, struct device *dma_dev,
 		[IIO_DMA_SHARED] =
 			"%s shares its IOMMU group with other devices, whose DMA mappings it could reach",
 		[IIO_DMA_LAZY] =
-			"the IOMMU unmaps the DMA of %s lazily (DMA-FQ), which could reach freed memory meanwhile",
+			"the IOMMU unmaps the DMA of %s lazily (DMA-FQ), which could reach freed memory meanwhile; iommu.strict=1 at boot, or DMA written to its IOMMU group's type while it is unbound, makes it strict",
 		[IIO_DMA_MSI_OPEN] =
 			"no interrupt remapping isolates the MSI of %s, which could raise any interrupt",
 	};
 	enum iio_dma_gap gap = iio_dma_gap(dma_dev);
-	char reason[160];
+	char reason[256];
 
 	if (gap == IIO_DMA_CONFINED)
 		return false;
@@ -271,31 +267,36 @@ static int iio_dma_permit(struct iio_class_dev *icd, struct device *dma_dev)
 }
 
 /*
- * The first use of this load allowed by an opt-in (@what: "DMA buffer",
- * "bus mastering"; @policy: which one): taint and say so, once for each
- * opt-in, naming what the device can reach.
+ * The first use of this load allowed by an opt-in (@policy: which one) for
+ * each way the device escapes confinement (@what: "DMA buffer", "bus
+ * mastering"): taint and say so, naming what the device can reach and
+ * the opt-in.  One warning for each opt-in and gap: a later device of
+ * another kind gets its own.
  */
 static void iio_dma_unsafe_use(struct device *dma_dev, const char *what,
 			       enum iio_dma_protection policy)
 {
 	static const char * const how[] = {
 		[IIO_DMA_UNTRANSLATED] =
-			"without IOMMU translation (enable_unsafe_noiommu_mode): the device can reach all memory",
+			"without IOMMU translation (%s): the device can reach all memory",
 		[IIO_DMA_SHARED] =
-			"in a shared IOMMU group (enable_unsafe_noiommu_mode): the device can reach the DMA mappings of the others",
+			"in a shared IOMMU group (%s): the device can reach the DMA mappings of the others",
 		[IIO_DMA_LAZY] =
-			"with lazy IOMMU invalidation (enable_unsafe_noiommu_mode): the device can reach freed memory",
+			"with lazy IOMMU invalidation (%s): the device can reach freed memory",
 		[IIO_DMA_MSI_OPEN] =
-			"without interrupt remapping (allow_unsafe_interrupts): the device can raise any interrupt",
+			"without interrupt remapping (%s): the device can raise any interrupt",
 	};
+	static atomic_t used[2][IIO_DMA_MSI_OPEN + 1];
+	bool irq_opt_in = policy == IIO_DMA_UNSAFE_INTERRUPTS;
 	enum iio_dma_gap gap = iio_dma_gap(dma_dev);
-	atomic_t *used = policy == IIO_DMA_UNSAFE_INTERRUPTS ?
-			 &iio_dma_unsafe_irq_used : &iio_dma_unsafe_used;
+	char text[160];
 
-	if (gap == IIO_DMA_CONFINED || atomic_xchg(used, 1))
+	if (gap == IIO_DMA_CONFINED || atomic_xchg(&used[irq_opt_in][gap], 1))
 		return;
 	add_taint(TAINT_USER, LOCKDEP_STILL_OK);
-	dev_warn(dma_dev, "iio: %s %s; kernel tainted\n", what, how[gap]);
+	snprintf(text, sizeof(text), how[gap], irq_opt_in ?
+		 "allow_unsafe_interrupts" : "enable_unsafe_noiommu_mode");
+	dev_warn(dma_dev, "iio: %s %s; kernel tainted\n", what, text);
 }
 
 /**

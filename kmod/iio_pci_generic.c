@@ -223,10 +223,13 @@ out:
 /*
  * Unmask INTx unless the device still asserts its interrupt: then it stays
  * masked and the interrupt is counted as an event now (the handler would
- * have taken it at once), so user space handles it and unmasks again.
- * Under irq_lock.
+ * have taken it at once), so user space handles it and unmasks again.  A
+ * device that is gone reads all ones, its status bit included: no event
+ * for it, it stays masked.  Under irq_lock.
+ *
+ * Return: 0, or -EIO for a device that is gone.
  */
-static void iio_pci_generic_unmask_intx(struct iio_pci_generic *gdev)
+static int iio_pci_generic_unmask_intx(struct iio_pci_generic *gdev)
 {
 	unsigned long flags;
 	bool asserted = false;
@@ -239,8 +242,12 @@ static void iio_pci_generic_unmask_intx(struct iio_pci_generic *gdev)
 			asserted = true;
 	}
 	spin_unlock_irqrestore(&gdev->intx_lock, flags);
-	if (asserted)
-		iio_event_add(&gdev->bars[0].idev, 1);
+	if (!asserted)
+		return 0;
+	if (!pci_device_is_present(gdev->pdev))
+		return -EIO;
+	iio_event_add(&gdev->bars[0].idev, 1);
+	return 0;
 }
 
 /*
@@ -270,6 +277,7 @@ static ssize_t iio_pci_generic_event_write(struct iio_device *idev,
 {
 	struct iio_pci_bar *bar = container_of(idev, struct iio_pci_bar, idev);
 	struct iio_pci_generic *gdev = bar->gdev;
+	int ret = 0;
 	u32 val;
 
 	if (count != sizeof(val))
@@ -285,7 +293,7 @@ static ssize_t iio_pci_generic_event_write(struct iio_device *idev,
 	}
 	if (!iio_pci_generic_uses_msi(gdev)) {
 		if (val)
-			iio_pci_generic_unmask_intx(gdev);
+			ret = iio_pci_generic_unmask_intx(gdev);
 		else
 			iio_pci_generic_mask_intx(gdev, false);
 	} else if (gdev->irq_enabled != val) {
@@ -296,7 +304,7 @@ static ssize_t iio_pci_generic_event_write(struct iio_device *idev,
 		gdev->irq_enabled = val;
 	}
 	mutex_unlock(&gdev->irq_lock);
-	return sizeof(val);
+	return ret ? ret : sizeof(val);
 }
 
 static irqreturn_t iio_pci_generic_vector(int irq, void *dev_id)

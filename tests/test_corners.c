@@ -43,6 +43,8 @@
 #define BRIDGE_PCI	"0000:00:06.0"	/* the PCI-to-PCI bridge */
 #define GENERIC		"/sys/bus/pci/drivers/iio_pci_generic"
 #define IRQ_PARAM	"/sys/module/iio/parameters/allow_unsafe_interrupts"
+#define NOIOMMU_PARAM	"/sys/module/iio/parameters/enable_unsafe_noiommu_mode"
+#define SHARED_PCI	"0000:00:14.0"	/* shares its group with 00:14.1 */
 #define NO_REMAP(pci)	"no interrupt remapping isolates the MSI of " pci \
 			", which could raise any interrupt; " \
 			"iio.allow_unsafe_interrupts=1 allows it"
@@ -151,6 +153,31 @@ static void no_remapping_refused(void)
 }
 
 /*
+ * iio.enable_unsafe_noiommu_mode=1 allows what allow_unsafe_interrupts
+ * does and more: one warning for each way a device escapes, naming the
+ * opt-in that allowed it (no interrupt remapping, then a shared group).
+ */
+static void noiommu_opt_in_warns_per_gap(void)
+{
+	const char *pci = port_edu();
+	int nr;
+
+	EXPECT_EQ(write_text(NOIOMMU_PARAM, "1"), 0);
+	nr = bind_generic(pci);
+	EXPECT_STREQ(read_text(iio_attr_path(nr, "dma_iommu")), "unsafe");
+	EXPECT_EQ(iio_dma_request(nr, "4096"), 0);
+	EXPECT_EQ(kmsg_count("iio: DMA buffer without interrupt remapping (enable_unsafe_noiommu_mode): the device can raise any interrupt; kernel tainted"), 1);
+	unbind_generic(pci);
+	nr = bind_generic(SHARED_PCI);
+	EXPECT_STREQ(read_text(iio_attr_path(nr, "dma_iommu")), "unsafe");
+	EXPECT_EQ(iio_dma_request(nr, "4096"), 0);
+	EXPECT_EQ(kmsg_count("iio: DMA buffer in a shared IOMMU group (enable_unsafe_noiommu_mode): the device can reach the DMA mappings of the others; kernel tainted"), 1);
+	EXPECT_EQ(kmsg_count("kernel tainted"), 2);
+	unbind_generic(SHARED_PCI);
+	EXPECT_EQ(write_text(NOIOMMU_PARAM, "0"), 0);
+}
+
+/*
  * iio.allow_unsafe_interrupts=1 at run time: buffers and bus mastering
  * allowed, dma_iommu "unsafe-interrupts", the kernel tainted with one
  * warning for both; off again, refused again.
@@ -173,6 +200,7 @@ static void unsafe_interrupts_opt_in(void)
 	EXPECT(kernel_tainted_user());
 	EXPECT_EQ(kmsg_count("iio: DMA buffer without interrupt remapping (allow_unsafe_interrupts): the device can raise any interrupt; kernel tainted"), 1);
 	EXPECT_EQ(kmsg_count("without interrupt remapping (allow_unsafe_interrupts)"), 1);
+	EXPECT_EQ(kmsg_count("kernel tainted"), 3);
 	munmap((void *)regs, 4096);
 	EXPECT_EQ(pci_command(pci) & PCI_CMD_MASTER, 0);
 	EXPECT_EQ(write_text(IRQ_PARAM, "0"), 0);
@@ -199,7 +227,7 @@ static void lazy_domain_refused(void)
 	nr = bind_generic(EDU_PCI);
 	EXPECT_STREQ(read_text(iio_attr_path(nr, "dma_iommu")), "refused");
 	EXPECT_EQ(iio_dma_request(nr, "4096"), EPERM);
-	EXPECT_EQ(kmsg_count("DMA buffer refused: the IOMMU unmaps the DMA of " EDU_PCI " lazily (DMA-FQ), which could reach freed memory meanwhile; iio.enable_unsafe_noiommu_mode=1 allows it"), 1);
+	EXPECT_EQ(kmsg_count("DMA buffer refused: the IOMMU unmaps the DMA of " EDU_PCI " lazily (DMA-FQ), which could reach freed memory meanwhile; iommu.strict=1 at boot, or DMA written to its IOMMU group's type while it is unbound, makes it strict; iio.enable_unsafe_noiommu_mode=1 allows it"), 1);
 	unbind_generic(EDU_PCI);
 	EXPECT_EQ(write_text(IRQ_PARAM, "0"), 0);
 	EXPECT_EQ(write_text(path, "DMA"), 0);
@@ -238,9 +266,10 @@ static void gone_device_not_reset(void)
 	unsigned int buses = pci_config(PORT2_PCI, PCI_SECONDARY_BUS, 2);
 	char pci[16], line[128];
 	unsigned long long start, took;
+	uint32_t zero = 0, one = 1;
 	volatile uint32_t *regs;
 	char path[160];
-	int nr;
+	int nr, efd;
 
 	strcpy(pci, behind(PORT2_PCI));
 	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/reset_method",
@@ -248,8 +277,15 @@ static void gone_device_not_reset(void)
 	EXPECT_EQ(strncmp(read_text(path), "flr", 3), 0);	/* tried first */
 	nr = bind_generic(pci);
 	regs = edu_map(nr);
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/irq_mode", pci);
+	EXPECT_STREQ(read_text(path), "intx");
+	efd = MUST(open(iio_node(nr, "_event"), O_RDWR));
 	port_buses(PORT2_PCI, 0);
 	EXPECT_EQ(pci_config(pci, 0, 4), 0xffffffff);
+	/* its status bit reads set: no event for it, the unmask fails */
+	EXPECT_EQ(write(efd, &zero, 4), 4);
+	EXPECT_ERRNO(write(efd, &one, 4), EIO);
+	EXPECT_EQ(read_num(iio_attr_path(nr, "event")), 0);
 	start = now_ms();
 	unbind_generic(pci);
 	took = now_ms() - start;
@@ -259,6 +295,7 @@ static void gone_device_not_reset(void)
 	EXPECT_EQ(kmsg_count(line), 1);
 	expect_sigbus(regs, 0);
 	munmap((void *)regs, 4096);
+	close(efd);
 
 	port_buses(PORT2_PCI, buses);
 	EXPECT_EQ(pci_config(pci, 0, 4), 0x00101b36);	/* QEMU's NVMe */
@@ -425,6 +462,7 @@ static void aer_error_reported_and_recovered(void)
 
 static const struct check_case cases[] = {
 	CASE(no_remapping_refused),
+	CASE(noiommu_opt_in_warns_per_gap),
 	CASE(unsafe_interrupts_opt_in),
 	CASE(lazy_domain_refused),
 	CASE_T(gone_device_not_reset, 90),
