@@ -33,6 +33,9 @@ static const char *const helper_lines[] = {
 	"FAIL harness_cases/hangs: timeout after 1 s",
 	"FAIL harness_cases/hangs_ignoring_signals: timeout after 1 s",
 	"PASS harness_cases/passes",
+	"SKIP harness_cases/skips: skipped on purpose",
+	"FAIL harness_cases/skips_after_failing: " SRC ":*: failed before the skip",
+	"PASS harness_cases/waits_for_term",
 };
 #define N_HELPER (sizeof(helper_lines) / sizeof(helper_lines[0]))
 
@@ -135,6 +138,7 @@ static void list_prints_the_case_table(void)
 		"child_sleeps_then_fails", "child_sleeps_then_passes",
 		"child_fails", "exits_without_reporting", "exits_non_zero",
 		"killed_by_signal", "hangs", "hangs_ignoring_signals", "passes",
+		"skips", "skips_after_failing", "waits_for_term",
 	};
 	struct output o;
 
@@ -198,6 +202,9 @@ static void runner_fails_what_did_not_report(void)
 		"FAIL harness_cases/hangs: timeout after 1 s",
 		"FAIL harness_cases/hangs_ignoring_signals: timeout after 1 s",
 		"PASS harness_cases/passes",
+		"SKIP harness_cases/skips: skipped on purpose",
+		"FAIL harness_cases/skips_after_failing: " SRC ":*: failed before the skip",
+		"PASS harness_cases/waits_for_term",
 		"PASS loses_a_case/a",
 		"FAIL loses_a_case/b: declared but did not report",
 		"FAIL absent: program missing from /tmp/harness-bin",
@@ -234,11 +241,31 @@ static void runner_fails_what_did_not_report(void)
 	shell("rm -rf %s", dir);
 }
 
+/*
+ * SIGTERM (the runner's time limit) ends the program and the case it
+ * runs, with everything the case forked: no line, and no sleeper left
+ * holding the output (without the handler, run() would wait for it).
+ */
+static void term_ends_the_running_case(void)
+{
+	struct output o;
+	size_t i;
+
+	run("HARNESS_WAIT=1 timeout -s TERM 3 " HELPER " waits_for_term", &o);
+	EXPECT_EQ(o.n, 0);
+	/* busybox's timeout execs the program: it dies of SIGTERM; GNU's 124 */
+	EXPECT(o.status == 128 + SIGTERM || o.status == 124);
+	EXPECT_EQ(o.n_sleepers, 1);
+	for (i = 0; i < o.n_sleepers; i++)
+		expect_gone(o.sleepers[i]);
+}
+
 static const struct check_case cases[] = {
 	CASE_T(misbehaving_cases_each_report_one_line, 60),
 	CASE(list_prints_the_case_table),
 	CASE_T(one_case_by_name, 30),
 	CASE_T(runner_fails_what_did_not_report, 60),
+	CASE_T(term_ends_the_running_case, 30),
 };
 
 CHECK_MAIN(cases)
