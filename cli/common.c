@@ -192,7 +192,8 @@ bool parse_value_mask(const char *value_arg, const char *mask_arg,
 		      uint64_t all, uint64_t *value, uint64_t *mask, char *why)
 {
 	const char *colon = strchr(value_arg, ':');
-	char buf[64];
+	char *buf = NULL;
+	bool ok = false;
 
 	if (colon) {
 		/* setpci's VALUE:MASK, the same as VALUE -m MASK */
@@ -201,23 +202,26 @@ bool parse_value_mask(const char *value_arg, const char *mask_arg,
 				 value_arg);
 			return false;
 		}
-		copy_string(buf, sizeof(buf), value_arg);
-		if ((size_t)(colon - value_arg) < sizeof(buf))
-			buf[colon - value_arg] = '\0';
+		/* VALUE whole, however long (leading zeros are fine) */
+		buf = xstrdup(value_arg);
+		buf[colon - value_arg] = '\0';
 		mask_arg = colon + 1;
 		value_arg = buf;
 	}
 	if (!parse_number(value_arg, "value", 0, all, value, why))
-		return false;
+		goto out;
 	*mask = all;
 	if (mask_arg && !parse_number(mask_arg, "mask", 0, all, mask, why))
-		return false;
+		goto out;
 	if (*value & ~*mask) {
 		snprintf(why, WHY_MAX, "value 0x%llx has bits outside mask 0x%llx",
 			 (unsigned long long)*value, (unsigned long long)*mask);
-		return false;
+		goto out;
 	}
-	return true;
+	ok = true;
+out:
+	free(buf);
+	return ok;
 }
 
 void parse_value_mask_or_die(const char *value_arg, const char *mask_arg,

@@ -5,8 +5,10 @@
  * while a child it forked sleeps forever, one that exits without
  * reporting, one that hangs, ...), and the guest runner
  * (tests/guest/run-tests) on programs that lose a case, crash outside
- * their cases or are missing.  Their expected FAIL lines are compared
- * here, exactly; they are not the suite's failures.
+ * their cases, declare none, hang past the time limit or are missing, and
+ * on a golden runner or folder that is missing.  Their expected FAIL lines
+ * are compared here, exactly; they are not the suite's failures.  (The
+ * host side, tests/run, has its self-test in tests/host/runner.)
  */
 #define _GNU_SOURCE
 #include <fnmatch.h>
@@ -33,6 +35,9 @@ static const char *const helper_lines[] = {
 	"FAIL harness_cases/hangs: timeout after 1 s",
 	"FAIL harness_cases/hangs_ignoring_signals: timeout after 1 s",
 	"PASS harness_cases/passes",
+	"SKIP harness_cases/skips: skipped on purpose",
+	"FAIL harness_cases/skips_after_failing: " SRC ":*: failed before the skip",
+	"PASS harness_cases/waits_for_term",
 };
 #define N_HELPER (sizeof(helper_lines) / sizeof(helper_lines[0]))
 
@@ -135,6 +140,7 @@ static void list_prints_the_case_table(void)
 		"child_sleeps_then_fails", "child_sleeps_then_passes",
 		"child_fails", "exits_without_reporting", "exits_non_zero",
 		"killed_by_signal", "hangs", "hangs_ignoring_signals", "passes",
+		"skips", "skips_after_failing", "waits_for_term",
 	};
 	struct output o;
 
@@ -198,6 +204,9 @@ static void runner_fails_what_did_not_report(void)
 		"FAIL harness_cases/hangs: timeout after 1 s",
 		"FAIL harness_cases/hangs_ignoring_signals: timeout after 1 s",
 		"PASS harness_cases/passes",
+		"SKIP harness_cases/skips: skipped on purpose",
+		"FAIL harness_cases/skips_after_failing: " SRC ":*: failed before the skip",
+		"PASS harness_cases/waits_for_term",
 		"PASS loses_a_case/a",
 		"FAIL loses_a_case/b: declared but did not report",
 		"FAIL absent: program missing from /tmp/harness-bin",
@@ -234,11 +243,115 @@ static void runner_fails_what_did_not_report(void)
 	shell("rm -rf %s", dir);
 }
 
+/*
+ * SIGTERM (the runner's time limit) ends the program and the case it
+ * runs, with everything the case forked: no line, and no sleeper left
+ * holding the output (without the handler, run() would wait for it).
+ */
+static void term_ends_the_running_case(void)
+{
+	struct output o;
+	size_t i;
+
+	run("HARNESS_WAIT=1 timeout -s TERM 3 " HELPER " waits_for_term", &o);
+	EXPECT_EQ(o.n, 0);
+	/* busybox's timeout execs the program: it dies of SIGTERM; GNU's 124 */
+	EXPECT(o.status == 128 + SIGTERM || o.status == 124);
+	EXPECT_EQ(o.n_sleepers, 1);
+	for (i = 0; i < o.n_sleepers; i++)
+		expect_gone(o.sleepers[i]);
+}
+
+/*
+ * A program whose --list declares no case, one that hangs past the time
+ * limit (its cases that did not report each fail too, and the next
+ * program runs), one whose --list hangs; a skipped case is passed on as
+ * SKIP and counts as reported.
+ */
+static void runner_limits_and_empty_programs(void)
+{
+	static const char *const want[] = {
+		"FAIL no_cases: --list declares no case",
+		"PASS hangs/a",
+		"FAIL hangs/b: declared but did not report",
+		"FAIL hangs/c: declared but did not report",
+		"FAIL hangs: timed out after 2 s",
+		"FAIL hangs_in_list: --list timed out after 2 s",
+		"SKIP skips/a: not here",
+		"PASS skips/b",
+	};
+	const char *dir = "/tmp/harness-limits";
+	struct output o;
+
+	shell("rm -rf %s; mkdir -p %s", dir, dir);
+	write_program(dir, "no_cases", "", "echo PASS no_cases/a");
+	write_program(dir, "hangs", "a\\nb\\nc\\n",
+		      "echo PASS hangs/a; exec sleep 1000");
+	write_program(dir, "skips", "a\\nb\\n",
+		      "echo 'SKIP skips/a: not here'; echo PASS skips/b");
+	/* --list hangs: its limit is the program's, when under 60 s */
+	shell("printf '#!/bin/sh\\nexec sleep 1000\\n' > %s/hangs_in_list; chmod 755 %s/hangs_in_list",
+	      dir, dir);
+	run("TESTS_BIN=/tmp/harness-limits " RUN_TESTS " --timeout 2 no_cases hangs hangs_in_list skips 2>/dev/null",
+	    &o);
+	expect_lines(&o, want, sizeof(want) / sizeof(want[0]));
+	shell("rm -rf %s", dir);
+}
+
+/*
+ * The whole-suite run's golden part: a missing or non-executable runner,
+ * a missing or empty folder each fail by name; a runner that loses a
+ * case fails that case.
+ */
+#define GOLDEN_ENV(cases) "TESTS_GOLDEN=/tmp/harness-golden/" cases \
+	" TESTS_PROGRAMS=/tmp/harness-golden/programs" \
+	" TESTS_RUN_GOLDEN=/tmp/harness-golden/run-golden " RUN_TESTS " 2>/dev/null"
+
+static void runner_fails_a_missing_golden_part(void)
+{
+	static const char *const missing_runner[] = {
+		"FAIL golden: the golden runner /tmp/harness-golden/run-golden is missing",
+	};
+	static const char *const not_executable[] = {
+		"FAIL golden: the golden runner /tmp/harness-golden/run-golden is not executable",
+	};
+	static const char *const no_folder[] = {
+		"FAIL golden: no golden case folder /tmp/harness-golden/none",
+	};
+	static const char *const empty_folder[] = {
+		"FAIL golden: no golden case in /tmp/harness-golden/empty",
+	};
+	static const char *const loses_one[] = {
+		"PASS golden/one",
+		"FAIL golden/two: declared but did not report",
+	};
+	struct output o;
+
+	shell("rm -rf /tmp/harness-golden; mkdir -p /tmp/harness-golden/cases /tmp/harness-golden/empty;"
+	      " : > /tmp/harness-golden/programs; touch /tmp/harness-golden/cases/one /tmp/harness-golden/cases/two");
+	run(GOLDEN_ENV("cases"), &o);
+	expect_lines(&o, missing_runner, 1);
+	shell("printf '#!/bin/sh\\necho PASS golden/one\\n' > /tmp/harness-golden/run-golden");
+	run(GOLDEN_ENV("cases"), &o);
+	expect_lines(&o, not_executable, 1);
+	shell("chmod 755 /tmp/harness-golden/run-golden");
+	run(GOLDEN_ENV("cases"), &o);
+	expect_lines(&o, loses_one, 2);
+	run(GOLDEN_ENV("none"), &o);
+	expect_lines(&o, no_folder, 1);
+	run(GOLDEN_ENV("empty"), &o);
+	expect_lines(&o, empty_folder, 1);
+	shell("rm -rf /tmp/harness-golden");
+}
+
 static const struct check_case cases[] = {
 	CASE_T(misbehaving_cases_each_report_one_line, 60),
 	CASE(list_prints_the_case_table),
 	CASE_T(one_case_by_name, 30),
 	CASE_T(runner_fails_what_did_not_report, 60),
+	CASE_T(term_ends_the_running_case, 30),
+	CASE_T(runner_limits_and_empty_programs, 120),
+	CASE_T(runner_fails_a_missing_golden_part, 30),
 };
 
 CHECK_MAIN(cases)

@@ -101,8 +101,7 @@ static void beside_industrialio(void)
 	if (!path_exists(INDUSTRIALIO_KO)) {
 		/* the debug kernel (qemu/debug-kernel.config) has no IIO */
 		EXPECT(!path_exists("/sys/module/industrialio"));
-		check_note("the kernel ships no industrialio.ko: not run");
-		return;
+		check_skip("the kernel ships no industrialio.ko");
 	}
 	dummy_reload("freq=0");
 	fd = MUST(open(INDUSTRIALIO_KO, O_RDONLY | O_CLOEXEC));

@@ -9,7 +9,9 @@
 #                        inputs go to build/fuzz/corpus/NAME, crashes to
 #                        build/fuzz/crash-NAME-*
 #   make fuzz-build      only builds them
-#   tests/fuzz/run       what make check runs: a few seconds each
+#   tests/fuzz/run       what make check runs: a few seconds each (why so
+#                        few, and how long a fuzzer needs to find a form
+#                        its oracle does not know: tests/fuzz/README)
 #
 # A crash found becomes a regression test: copy the crash-* file into
 # tests/fuzz/regress/NAME/ with the fix.

@@ -6,8 +6,16 @@
  * iio0 the dummy, iio1 and iio2 "edu", iio3 "pci-testdev").  The input is
  * the DEV string (up to its first NUL).  A DEV either resolves to one of
  * the listed devices, consistently with its form, or is refused with
- * status 2; nothing else.
+ * status 2; nothing else.  The forms are those of iioctl(1)'s DEV
+ * section, written here from the page, not from cli/device.c: iioN, N, a
+ * path (a '/'), a PCI address ([DOMAIN:]BUS:SLOT.FUNCTION in hex, then
+ * /barN; the fixture's PCI parents are 0000:00:10.0, 0000:00:11.0 and
+ * 0000:00:18.0, each with its region in BAR0), or an exact name.  A new
+ * form in the page needs its case here and a seed in corpus/dev.
  */
+#include <ctype.h>
+#include <strings.h>
+
 #include "fuzz_common.h"
 #include "region.h"
 
@@ -19,10 +27,80 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
+/*
+ * Whether s is a PCI address: the address with its domain (0000 when left
+ * out) in lower case in addr, the BAR of /barN in *bar (-1 without).
+ * "/bar" is taken in either case, as cli/device.c does.
+ */
+static int pci_form(const char *s, char addr[13], int *bar)
+{
+	const char *slash = strchr(s, '/');
+	size_t len = slash ? (size_t)(slash - s) : strlen(s), i;
+
+	if (len == 7) {
+		memcpy(addr, "0000:", 5);
+		memcpy(addr + 5, s, 7);
+	} else if (len == 12) {
+		memcpy(addr, s, 12);
+	} else {
+		return 0;
+	}
+	addr[12] = '\0';
+	for (i = 0; i < 12; i++) {
+		unsigned char c = (unsigned char)addr[i];
+
+		if (i == 4 || i == 7) {
+			if (c != ':')
+				return 0;
+		} else if (i == 10) {
+			if (c != '.')
+				return 0;
+		} else if (i == 11) {
+			if (c < '0' || c > '7')
+				return 0;
+		} else if (!isxdigit(c)) {
+			return 0;
+		} else {
+			addr[i] = (char)tolower(c);
+		}
+	}
+	*bar = -1;
+	if (!slash)
+		return 1;
+	if (strncasecmp(slash, "/bar", 4) || slash[4] < '0' || slash[4] > '5' ||
+	    slash[5])
+		return 0;
+	*bar = slash[4] - '0';
+	return 1;
+}
+
+/* dev is at PCI address addr (and its region in BAR bar, unless -1) */
+static int at_pci(const struct iio_device_info *dev, const char *addr, int bar)
+{
+	struct iio_pci_id id;
+
+	if (strcmp(dev->subsystem, "pci") || strcmp(dev->parent, addr))
+		return 0;
+	return bar < 0 || (device_pci_id(dev, &id) && id.bar == bar);
+}
+
+/* How many listed devices a PCI address names: exactly one resolves. */
+static size_t pci_matches(const char *addr, int bar)
+{
+	const struct iio_device_info *devs;
+	size_t n = device_list(&devs), i, m = 0;
+
+	for (i = 0; i < n; i++)
+		m += (size_t)at_pci(&devs[i], addr, bar);
+	return m;
+}
+
 static void check_resolved(const char *s, const struct iio_target *t)
 {
 	const struct iio_device_info *devs, *listed = NULL;
 	size_t n = device_list(&devs), i;
+	char addr[13];
+	int bar;
 
 	/* one of the listed devices (read alone, or from the list) */
 	for (i = 0; i < n; i++)
@@ -30,6 +108,13 @@ static void check_resolved(const char *s, const struct iio_target *t)
 			listed = &devs[i];
 	FUZZ_ASSERT(listed && !memcmp(listed, t->dev, sizeof(*listed)));
 	FUZZ_ASSERT(t->node >= NODE_NONE && t->node <= NODE_EVENT);
+	if (pci_form(s, addr, &bar)) {
+		/* the one device at that address (and BAR), no node */
+		FUZZ_ASSERT(at_pci(t->dev, addr, bar));
+		FUZZ_ASSERT(pci_matches(addr, bar) == 1);
+		FUZZ_ASSERT(t->node == NODE_NONE && !t->path[0]);
+		return;
+	}
 	if (strchr(s, '/')) {
 		FUZZ_ASSERT(!strcmp(t->path, s));
 		FUZZ_ASSERT(t->node != NODE_NONE);
@@ -47,16 +132,20 @@ static void check_resolved(const char *s, const struct iio_target *t)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char *s = fuzz_string(data, size);
+	char *s = fuzz_string(data, size), addr[13];
 	static struct iio_target t;
 	static struct region r;
-	int status, in, out;
+	int status, in, out, bar;
 
 	status = FUZZ_CATCH_EXIT(device_resolve(s, &t));
-	if (status == -1)
+	if (status == -1) {
 		check_resolved(s, &t);
-	else
+	} else {
 		FUZZ_ASSERT(status == IIOCTL_EUSAGE);
+		/* a PCI address is refused only if not exactly one device */
+		FUZZ_ASSERT(!pci_form(s, addr, &bar) ||
+			    pci_matches(addr, bar) != 1);
+	}
 
 	for (in = 0; in <= 1; in++) {
 		for (out = 0; out <= 1; out++) {

@@ -2,11 +2,15 @@
 /*
  * fuzz_number.c - libFuzzer harness of iioctl's number parsers
  * (cli/common.c): parse_u64 with and without K/M/G suffixes and under
- * several maxima, parse_width_or_die and parse_duration.  The input is
- * the string (up to its first NUL).  Besides the sanitizers, it checks
- * what the parsers promise: the accepted forms round-trip, a suffix
- * multiplies, the maximum is the only difference a maximum makes, and
- * nothing is stored on an error.
+ * several maxima, parse_width_or_die, parse_value_mask (VALUE and
+ * setpci's VALUE:MASK) and parse_duration.  The input is the string (up
+ * to its first NUL).  Besides the sanitizers, it checks what iioctl(1)
+ * promises (NUMBERS; VALUE[:MASK] of poke and wait-value; TIMEOUT of
+ * wait-events): the accepted forms round-trip, a suffix multiplies, the
+ * maximum is the only difference a maximum makes, a mask holds the value,
+ * a duration is [N][.F] with one of the units ns, us, ms, s, m or none,
+ * and nothing is stored on an error.  A new form in the page needs its
+ * case here and a seed in corpus/number.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -121,22 +125,101 @@ static void check_width(const char *s)
 		FUZZ_ASSERT(status == IIOCTL_EUSAGE);
 }
 
+/* VALUE or VALUE:MASK for each width, with and without -m MASK */
+static void check_value_mask(const char *s)
+{
+	static const uint64_t widths[] = { 1, 2, 4, 8 };
+	const char *colon = strchr(s, ':');
+	char why[WHY_MAX];
+	size_t i;
+
+	for (i = 0; i < sizeof(widths) / sizeof(widths[0]); i++) {
+		uint64_t all = width_bits((unsigned)widths[i]);
+		uint64_t v = SENTINEL, m = SENTINEL, pv = SENTINEL, pm = all;
+		int ok = 0;
+		bool got;
+
+		got = parse_value_mask(s, NULL, all, &v, &m, why);
+		if (colon) {
+			char *value = strndup(s, (size_t)(colon - s));
+
+			FUZZ_ASSERT(value);
+			ok = !parse_u64(value, 0, all, &pv) &&
+			     !parse_u64(colon + 1, 0, all, &pm);
+			free(value);
+			/* and VALUE:MASK with -m is a conflict */
+			FUZZ_ASSERT(!parse_value_mask(s, "0x1", all, &v, &m, why));
+		} else {
+			ok = !parse_u64(s, 0, all, &pv);
+		}
+		ok = ok && !(pv & ~pm);
+		FUZZ_ASSERT(got == ok);
+		if (got)
+			FUZZ_ASSERT(v == pv && m == pm && !(v & ~m));
+	}
+}
+
+static uint64_t unit_ns(const char *u)
+{
+	if (!strcmp(u, "ns"))
+		return 1;
+	if (!strcmp(u, "us"))
+		return 1000;
+	if (!strcmp(u, "ms"))
+		return 1000000;
+	if (!strcmp(u, "s") || !*u)
+		return 1000000000;
+	if (!strcmp(u, "m"))
+		return 60000000000ULL;
+	return 0;
+}
+
 static void check_duration(const char *s)
 {
-	uint64_t ns = SENTINEL;
-	const char *why = parse_duration(s, &ns);
+	uint64_t ns = SENTINEL, again, unit;
+	const char *why = parse_duration(s, &ns), *p = s, *point = NULL;
+	char buf[64];
 
 	if (why) {
 		FUZZ_ASSERT(ns == SENTINEL);
 		return;
 	}
-	/* a digit first, or the point of a fraction without a whole (".5") */
-	FUZZ_ASSERT(is_dec((unsigned char)s[0]) ||
-		    (s[0] == '.' && is_dec((unsigned char)s[1])));
-	if (all_of(s, is_dec)) {	/* whole seconds */
-		errno = 0;
-		FUZZ_ASSERT(strtoull(s, NULL, 10) * 1000000000ULL == ns);
+	/* [digits][.digits] (a digit on one side at least), then a unit */
+	while (is_dec((unsigned char)*p))
+		p++;
+	if (*p == '.') {
+		point = p++;
+		FUZZ_ASSERT(is_dec((unsigned char)*p));
+		while (is_dec((unsigned char)*p))
+			p++;
 	}
+	FUZZ_ASSERT(p > s && (point != s || p > s + 1));
+	unit = unit_ns(p);
+	FUZZ_ASSERT(unit);
+	if (!point) {		/* whole units: exact */
+		char *whole = strndup(s, (size_t)(p - s));
+		uint64_t n;
+
+		FUZZ_ASSERT(whole);
+		errno = 0;
+		n = strtoull(whole, NULL, 10);
+		FUZZ_ASSERT(errno == 0 && n <= UINT64_MAX / unit &&
+			    n * unit == ns);
+		free(whole);
+	}
+	/*
+	 * a timeout message's form: "the timeout in the largest unit that
+	 * shows it exactly" (s, ms, us or ns; "250ms")
+	 */
+	format_duration(ns, buf, sizeof(buf));
+	for (p = buf; is_dec((unsigned char)*p); p++)
+		;
+	unit = unit_ns(p);
+	FUZZ_ASSERT(p > buf && *p && strcmp(p, "m") && unit);
+	errno = 0;
+	again = strtoull(buf, NULL, 10);
+	FUZZ_ASSERT(errno == 0 && again * unit == ns);
+	FUZZ_ASSERT(unit == 1000000000 || again % 1000);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -145,6 +228,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	check_u64(s);
 	check_width(s);
+	check_value_mask(s);
 	check_duration(s);
 	free(s);
 	return 0;

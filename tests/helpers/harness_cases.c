@@ -89,6 +89,43 @@ static void passes(void)
 	EXPECT_EQ(1 + 1, 2);
 }
 
+/* Skips: one SKIP line, status 0, never a PASS. */
+static void skips(void)
+{
+	check_skip("skipped on purpose");
+}
+
+/* A skip that then fails in a child is a failure: the first report wins */
+static void skips_after_failing(void)
+{
+	pid_t pid = MUST(fork());
+	int status;
+
+	if (pid == 0)
+		FAIL("failed before the skip");
+	waitpid(pid, &status, 0);
+	check_skip("too late");
+}
+
+/*
+ * With HARNESS_WAIT set (test_harness sends the program SIGTERM then):
+ * forks a sleeper and waits; without, passes at once.
+ */
+static void waits_for_term(void)
+{
+	pid_t pid;
+
+	if (!getenv("HARNESS_WAIT"))
+		return;
+	pid = MUST(fork());
+	if (pid == 0)
+		for (;;)
+			pause();
+	printf("# sleeper %d\n", (int)pid);
+	for (;;)
+		pause();
+}
+
 static const struct check_case cases[] = {
 	CASE(child_sleeps_then_fails),
 	CASE(child_sleeps_then_passes),
@@ -99,6 +136,9 @@ static const struct check_case cases[] = {
 	CASE_T(hangs, 1),
 	CASE_T(hangs_ignoring_signals, 1),
 	CASE(passes),
+	CASE(skips),
+	CASE(skips_after_failing),
+	CASE_T(waits_for_term, 60),
 };
 
 CHECK_MAIN(cases)

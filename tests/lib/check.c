@@ -30,6 +30,7 @@ enum case_state {
 	CASE_RETURNED,		/* the case function returned */
 	CASE_WRITING,		/* a FAIL message is being written */
 	CASE_FAILED,		/* a FAIL message is complete */
+	CASE_SKIPPED,		/* a SKIP message is complete */
 };
 
 struct case_report {
@@ -40,6 +41,23 @@ struct case_report {
 static const char *prog;
 static struct case_report *report;
 static pid_t case_pid;
+/* the case process running, for the SIGTERM handler (0: none) */
+static volatile pid_t running_case;
+
+/*
+ * SIGTERM (the runner's time limit): the running case's process group is
+ * in a group of its own, which the signal does not reach; kill it, then
+ * die of the signal.
+ */
+static void on_term(int sig)
+{
+	pid_t pid = running_case;
+
+	if (pid > 0)
+		kill(-pid, SIGKILL);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
 
 void check_note(const char *fmt, ...)
 {
@@ -95,6 +113,26 @@ void check_fail(const char *file, int line, const char *fmt, ...)
 	_exit(1);
 }
 
+void check_skip(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	if (!report) {		/* outside a case: a usage error */
+		fprintf(stderr, "check_skip() outside a case\n");
+		exit(2);
+	}
+	if (getpid() != case_pid)
+		FAIL("check_skip() in a process the case forked");
+	if (claim_report()) {
+		va_start(ap, fmt);
+		vsnprintf(report->msg, sizeof(report->msg), fmt, ap);
+		va_end(ap);
+		__atomic_store_n(&report->state, CASE_SKIPPED, __ATOMIC_SEQ_CST);
+	}
+	_exit(0);
+}
+
 static long elapsed_ms(const struct timespec *t0)
 {
 	struct timespec t1;
@@ -139,6 +177,7 @@ static __attribute__((noreturn)) void case_child(const struct check_case *c)
 {
 	int expected = CASE_RUNNING;
 
+	signal(SIGTERM, SIG_DFL);
 	setpgid(0, 0);
 	c->fn();
 	fflush(stdout);
@@ -184,6 +223,7 @@ static int run_case(const struct check_case *c)
 		case_child(c);
 	}
 	setpgid(pid, pid);	/* also here: no window before the child's */
+	running_case = pid;
 	pidfd = syscall(SYS_pidfd_open, pid, 0);
 	if (pidfd < 0) {
 		perror("pidfd_open");
@@ -195,6 +235,7 @@ static int run_case(const struct check_case *c)
 		snprintf(why, sizeof(why),
 			 "timeout after %u s, and still alive %d s after SIGKILL",
 			 timeout_s, REAP_TIMEOUT_MS / 1000);
+	running_case = 0;
 	close(pidfd);
 	took_ms = elapsed_ms(&t0);
 	/* where the suite's time goes: a note for every slow case */
@@ -204,10 +245,21 @@ static int run_case(const struct check_case *c)
 	state = __atomic_load_n(&report->state, __ATOMIC_SEQ_CST);
 	if (why[0])
 		;
-	else if (!ended)
+	else if (ended && state == CASE_SKIPPED && WIFEXITED(status) &&
+		 !WEXITSTATUS(status)) {
+		printf("SKIP %s/%s: %s\n", prog, c->name, report->msg);
+		munmap(report, sizeof(*report));
+		report = NULL;
+		return 0;
+	} else if (!ended)
 		snprintf(why, sizeof(why), "timeout after %u s%s%s", timeout_s,
 			 state >= CASE_WRITING ? ", after " : "",
 			 state >= CASE_WRITING ? report->msg : "");
+	else if (state == CASE_SKIPPED)	/* then a signal or a status */
+		snprintf(why, sizeof(why), "skipped (%s), then %s %d",
+			 report->msg, WIFSIGNALED(status) ? "signal" :
+			 "exit status", WIFSIGNALED(status) ?
+			 WTERMSIG(status) : WEXITSTATUS(status));
 	else if (state >= CASE_WRITING)
 		snprintf(why, sizeof(why), "%s", report->msg);
 	else if (WIFSIGNALED(status))
@@ -235,7 +287,8 @@ static void usage(FILE *f)
 	fprintf(f, "usage: %s [--list | CASE]\n"
 		"Runs every case (or CASE) and prints \"PASS %s/CASE\" or\n"
 		"\"FAIL %s/CASE: why\" for each; --list prints the case names.\n"
-		"Exit status: 0 all passed, 1 a case failed, 2 usage or setup error.\n",
+		"Exit status: 0 all passed (or skipped), 1 a case failed, 2 usage or\n"
+		"setup error.\n",
 		prog, prog, prog);
 }
 
@@ -248,6 +301,7 @@ int check_main(int argc, char **argv, const struct check_case *cases,
 
 	prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	signal(SIGTERM, on_term);
 	if (argc > 2 || (argc == 2 && argv[1][0] == '-' &&
 			 strcmp(argv[1], "--list") && strcmp(argv[1], "--help"))) {
 		usage(stderr);

@@ -14,9 +14,15 @@
  * case forks outlives it.  The result travels in shared memory, never
  * through a descriptor that the case's children could hold open.
  *
+ * A case that cannot run where it is (the kernel lacks what it tests)
+ * calls check_skip(why) instead of returning: "SKIP prog/case: why",
+ * which the runner counts apart, never as a pass.
+ *
  * "prog --list" prints the case names, one a line (the runner compares
  * them with what ran); "prog CASE" runs one case.  Exit status: 0 all
- * passed, 1 a case failed, 2 a usage or setup error.
+ * passed or skipped, 1 a case failed, 2 a usage or setup error.  SIGTERM
+ * (the runner's per-program time limit) kills the running case's process
+ * group before the program dies of it.
  */
 #ifndef CHECK_H
 #define CHECK_H
@@ -46,6 +52,9 @@ __attribute__((noreturn, format(printf, 3, 4)))
 void check_fail(const char *file, int line, const char *fmt, ...);
 __attribute__((format(printf, 1, 2)))
 void check_note(const char *fmt, ...);
+/* Ends the case as skipped: "SKIP prog/case: why" (in the case's process). */
+__attribute__((noreturn, format(printf, 1, 2)))
+void check_skip(const char *fmt, ...);
 
 #define FAIL(...) check_fail(__FILE__, __LINE__, __VA_ARGS__)
 
