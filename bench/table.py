@@ -60,7 +60,9 @@ if "uio" in irq:
         if m not in irq:
             continue
         n, med, p99, r2r, r2r99, mn = map(int, irq[m])
-        goal = 0.6 if m == "intx" else 0.7
+        # INTx through a generic stub: parity with uio_pci_generic since
+        # the unmask reads PCI_COMMAND afresh (issue 28, bench/README.md)
+        goal = 1.0 if m == "intx" else 0.7
         row("1 irq round trip", "%s median (%d rounds)" % (names[m], n),
             us(med), us(umed), "%.2f" % (med / umed), "≤ %.2f" % goal,
             verdict(med <= goal * umed), rng(m) + "; uio " + rng("uio"))
