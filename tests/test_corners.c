@@ -153,6 +153,49 @@ static void no_remapping_refused(void)
 }
 
 /*
+ * Wait out the refusal lines' rate-limit window (5 s of the guest's clock,
+ * which the limit counts in): the next refusal starts a new one.
+ */
+static void past_refusal_window(void)
+{
+	unsigned long long end = now_ms() + 5500;
+
+	while (now_ms() < end)
+		usleep(100 * 1000);
+}
+
+/*
+ * The refusal lines share one limit (ten in five seconds, iio(4)): a
+ * first open whose "bus mastering refused" line the limit dropped has not
+ * logged it, so the binding's next first open, in a new window, does.
+ */
+static void dropped_refusal_logged_later(void)
+{
+	const char *pci = port_edu();
+	char line[256];
+	int nr, i, fd;
+
+	nr = bind_generic(pci);
+	snprintf(line, sizeof(line), "bus mastering refused: " NO_REMAP("%s"),
+		 pci);
+	EXPECT_EQ(kmsg_count(line), 1);		/* no_remapping_refused's */
+	past_refusal_window();			/* a window of our own */
+	for (i = 0; i < 12; i++)		/* its ten and more */
+		EXPECT_EQ(iio_dma_request(nr, "4096"), EPERM);
+	fd = MUST(open(iio_node(nr, ""), O_RDWR));
+	close(fd);
+	EXPECT_EQ(kmsg_count(line), 1);		/* dropped */
+	past_refusal_window();
+	fd = MUST(open(iio_node(nr, ""), O_RDWR));
+	close(fd);
+	EXPECT_EQ(kmsg_count(line), 2);
+	fd = MUST(open(iio_node(nr, ""), O_RDWR));	/* logged: no more */
+	close(fd);
+	EXPECT_EQ(kmsg_count(line), 2);
+	unbind_generic(pci);
+}
+
+/*
  * iio.enable_unsafe_noiommu_mode=1 allows what allow_unsafe_interrupts
  * does and more: one warning for each way a device escapes, naming the
  * opt-in that allowed it (no interrupt remapping, then a shared group).
@@ -364,6 +407,49 @@ static void sysfs_reset_zaps_mappings(void)
 	unbind_generic(pci);
 }
 
+/*
+ * NVMe's interrupt mask (INTMS: a write sets mask bits, a read returns the
+ * mask; a reset clears it; QEMU's FLR keeps AQA, and SeaBIOS leaves the
+ * controller enabled) through iio device @nr, a file opened and closed
+ * for each call: sets @set's bits where @set is not NULL, returns it.
+ */
+#define NVME_INTMS	0x0c
+
+static uint32_t nvme_intms(int nr, const uint32_t *set)
+{
+	int fd = MUST(open(iio_node(nr, ""), O_RDWR));
+	uint32_t v = 0;
+
+	if (set)
+		EXPECT_EQ(pwrite(fd, set, 4, NVME_INTMS), 4);
+	EXPECT_EQ(pread(fd, &v, 4, NVME_INTMS), 4);
+	close(fd);
+	return v;
+}
+
+/*
+ * iio_pci_generic resets the function at unbind only (iio_pci_generic(4),
+ * UNBINDING): what one command set up survives its last close and the
+ * next first open (iioctl and shell scripts open the device anew for
+ * each command), and is gone after an unbind and bind (FLR).
+ */
+static void reset_only_at_unbind(void)
+{
+	const uint32_t mask = 0x1;
+	char pci[16];
+	int nr;
+
+	strcpy(pci, behind(PORT2_PCI));
+	nr = bind_generic(pci);
+	EXPECT_EQ(nvme_intms(nr, NULL), 0);
+	EXPECT_EQ(nvme_intms(nr, &mask), mask);
+	EXPECT_EQ(nvme_intms(nr, NULL), mask);
+	unbind_generic(pci);
+	nr = bind_generic(pci);
+	EXPECT_EQ(nvme_intms(nr, NULL), 0);
+	unbind_generic(pci);
+}
+
 /* poll @fd (a sysfs attribute, read to its end) for POLLPRI, up to 10 s */
 static void wait_notified(int fd, const char *what)
 {
@@ -462,12 +548,14 @@ static void aer_error_reported_and_recovered(void)
 
 static const struct check_case cases[] = {
 	CASE(no_remapping_refused),
+	CASE_T(dropped_refusal_logged_later, 40),
 	CASE(noiommu_opt_in_warns_per_gap),
 	CASE(unsafe_interrupts_opt_in),
 	CASE(lazy_domain_refused),
 	CASE_T(gone_device_not_reset, 90),
 	CASE(bridge_refused),
 	CASE(sysfs_reset_zaps_mappings),
+	CASE(reset_only_at_unbind),
 	CASE_T(aer_error_reported_and_recovered, 60),
 };
 
