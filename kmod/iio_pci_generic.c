@@ -714,10 +714,13 @@ static DEFINE_SIMPLE_DEV_PM_OPS(iio_pci_generic_pm, NULL,
 
 /*
  * A reset the PCI core runs while the device is bound (the sysfs reset
- * file, an AER recovery's bus or slot reset): every BAR's device is kept
- * from user space and its mappings zapped first (a page is faulted in
- * again afterwards), and the event device's mask and unmask wait, so that
- * nobody touches the function in reset.  The core saves config space
+ * file, any reset of the core's that calls these): every BAR's device is
+ * kept from user space and its mappings zapped first (a page is faulted in
+ * again afterwards); the event device's mask and unmask, and the first
+ * open's bus mastering and unmask, wait with the rest (they run under
+ * idev_lock), so that nobody touches the function in reset.  No lock of
+ * ours beyond that is held across the reset: the core's reset takes
+ * pci_bus_sem, under which an AER recovery calls slot_reset (irq_lock).  The core saves config space
  * before and restores it after (INTx masking and bus mastering included);
  * the device's own state is the user's to set up again.  Not while the
  * device is being unbound: the BARs are gone, and quiesce's own reset
@@ -730,7 +733,6 @@ static void iio_pci_generic_reset_prepare(struct pci_dev *pdev)
 
 	for (i = 0; i < gdev->nr_bars; i++)
 		iio_lock_access(&gdev->bars[i].idev, i);
-	mutex_lock(&gdev->irq_lock);
 }
 
 static void iio_pci_generic_reset_done(struct pci_dev *pdev)
@@ -738,7 +740,6 @@ static void iio_pci_generic_reset_done(struct pci_dev *pdev)
 	struct iio_pci_generic *gdev = pci_get_drvdata(pdev);
 	int i;
 
-	mutex_unlock(&gdev->irq_lock);
 	for (i = gdev->nr_bars - 1; i >= 0; i--)
 		iio_unlock_access(&gdev->bars[i].idev);
 }
