@@ -720,9 +720,10 @@ static DEFINE_SIMPLE_DEV_PM_OPS(iio_pci_generic_pm, NULL,
  * open's bus mastering and unmask, wait with the rest (they run under
  * idev_lock), so that nobody touches the function in reset.  No lock of
  * ours beyond that is held across the reset: the core's reset takes
- * pci_bus_sem, under which an AER recovery calls slot_reset (irq_lock).  The core saves config space
- * before and restores it after (INTx masking and bus mastering included);
- * the device's own state is the user's to set up again.  Not while the
+ * pci_bus_sem, under which an AER recovery calls slot_reset (irq_lock).
+ * The core saves config space before and restores it after (INTx masking
+ * and bus mastering included); the device's own state is the user's to
+ * set up again.  Not while the
  * device is being unbound: the BARs are gone, and quiesce's own reset
  * comes here too.
  */
