@@ -480,6 +480,25 @@ static void virtio_answers(int nr, uint32_t v)
 }
 
 /*
+ * QEMU's monitor injects uncorrectable error @error (its name in
+ * pcie_aer_inject_error) into aer0; the @n-th error and recovery are then
+ * told through @efd and @rfd (errors, recoveries) and logged
+ */
+static void inject_and_recover(const char *error, int efd, int rfd,
+			       unsigned int n)
+{
+	const char *reply = qemu_monitor("pcie_aer_inject_error aer0 %s",
+					 error);
+
+	EXPECT_EQ(strncmp(reply, "OK id: aer0 ", 12), 0);
+	wait_notified(efd, "errors");
+	EXPECT_EQ(attr_value(efd), n);
+	wait_notified(rfd, "recoveries");
+	EXPECT_EQ(attr_value(rfd), n);
+	EXPECT(kmsg_count("AER: device recovery successful") >= n);
+}
+
+/*
  * AER: an uncorrectable error injected into the virtio device (QEMU's
  * monitor) is reported to iio_pci_generic, which tells user space
  * (errors, then recoveries, both pollable), the kernel recovers the
@@ -490,7 +509,6 @@ static void aer_error_reported_and_recovered(void)
 {
 	char pci[16], path[160];
 	volatile uint32_t *regs;
-	const char *reply;
 	int nr, efd, rfd;
 	uint32_t v;
 
@@ -513,13 +531,7 @@ static void aer_error_reported_and_recovered(void)
 	 */
 	config_write_word(pci, 0x04, pci_command(pci) | 0x100);
 	config_write_word(PORT3_PCI, 0x04, pci_command(PORT3_PCI) | 0x100);
-	reply = qemu_monitor("pcie_aer_inject_error aer0 POISON_TLP");
-	EXPECT_EQ(strncmp(reply, "OK id: aer0 ", 12), 0);
-	wait_notified(efd, "errors");
-	EXPECT_EQ(attr_value(efd), 1);
-	wait_notified(rfd, "recoveries");
-	EXPECT_EQ(attr_value(rfd), 1);
-	EXPECT(kmsg_count("AER: device recovery successful") >= 1);
+	inject_and_recover("POISON_TLP", efd, rfd, 1);
 	EXPECT_EQ(kmsg_count("can't recover"), 0);
 	virtio_answers(nr, 0);
 
@@ -531,13 +543,7 @@ static void aer_error_reported_and_recovered(void)
 	regs = edu_map(nr);
 	EXPECT_EQ(read_faults(&regs[0], &v), 1);	/* mapped at first touch */
 	EXPECT_EQ(read_faults(&regs[0], &v), 0);
-	reply = qemu_monitor("pcie_aer_inject_error aer0 DLP");
-	EXPECT_EQ(strncmp(reply, "OK id: aer0 ", 12), 0);
-	wait_notified(efd, "errors");
-	EXPECT_EQ(attr_value(efd), 2);
-	wait_notified(rfd, "recoveries");
-	EXPECT_EQ(attr_value(rfd), 2);
-	EXPECT(kmsg_count("AER: device recovery successful") >= 2);
+	inject_and_recover("DLP", efd, rfd, 2);
 	EXPECT_EQ(read_faults(&regs[0], &v), 1);
 	virtio_answers(nr, 1);
 	munmap((void *)regs, 4096);

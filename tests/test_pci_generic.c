@@ -83,6 +83,15 @@ static void unmask(int efd)
 	EXPECT_EQ(write(efd, &one, 4), 4);
 }
 
+/* edu @regs raises its interrupt: event @count, acknowledged, unmasked */
+static void intx_round(volatile uint32_t *regs, int efd, uint32_t count)
+{
+	regs[EDU_IRQ_RAISE / 4] = 0x1;
+	wait_event(efd, count);
+	regs[EDU_IRQ_ACK / 4] = regs[EDU_IRQ_STATUS / 4];
+	unmask(efd);
+}
+
 static void binds_nothing_by_itself(void)
 {
 	EXPECT(!path_exists(DRV "/" EDU_PCI));
@@ -340,10 +349,7 @@ static void intx_unmask_keeps_config_changes(void)
 	unmask(efd);
 	EXPECT_EQ(pci_command(EDU_PCI) & (PCI_CMD_MASTER | PCI_CMD_INTX_DISABLE),
 		  0);
-	regs[EDU_IRQ_RAISE / 4] = 0x1;
-	wait_event(efd, before + 2);
-	regs[EDU_IRQ_ACK / 4] = regs[EDU_IRQ_STATUS / 4];
-	unmask(efd);
+	intx_round(regs, efd, before + 2);
 	munmap((void *)regs, 4096);
 	close(efd);
 	unbind(EDU_PCI);
@@ -383,10 +389,7 @@ static void intx_pending_from_earlier_user(void)
 	regs[EDU_IRQ_ACK / 4] = regs[EDU_IRQ_STATUS / 4];
 	unmask(efd);
 	EXPECT_EQ(pci_command(EDU_PCI) & PCI_CMD_INTX_DISABLE, 0);
-	regs[EDU_IRQ_RAISE / 4] = 0x1;
-	wait_event(efd, 2);
-	regs[EDU_IRQ_ACK / 4] = regs[EDU_IRQ_STATUS / 4];
-	unmask(efd);
+	intx_round(regs, efd, 2);
 	munmap((void *)regs, 4096);
 	close(efd);
 	unbind(EDU_PCI);
@@ -417,10 +420,7 @@ static void intx_masked_across_suspend(void)
 	EXPECT_EQ(read_num(iio_attr_path(nr, "event")), 1);
 	regs[EDU_IRQ_ACK / 4] = regs[EDU_IRQ_STATUS / 4];
 	unmask(efd);
-	regs[EDU_IRQ_RAISE / 4] = 0x1;
-	wait_event(efd, 2);
-	regs[EDU_IRQ_ACK / 4] = regs[EDU_IRQ_STATUS / 4];
-	unmask(efd);
+	intx_round(regs, efd, 2);
 	munmap((void *)regs, 4096);
 	close(efd);
 	unbind(EDU_PCI);
