@@ -479,6 +479,19 @@ static void virtio_answers(int nr, uint32_t v)
 	close(fd);
 }
 
+/* whether the kernel log has @n lines with @text within @ms */
+static int wait_kmsg(const char *text, unsigned int n, unsigned int ms)
+{
+	unsigned long long end = now_ms() + ms;
+
+	while (kmsg_count(text) < n) {
+		if (now_ms() > end)
+			return 0;
+		usleep(50 * 1000);
+	}
+	return 1;
+}
+
 /*
  * QEMU's monitor injects uncorrectable error @error (its name in
  * pcie_aer_inject_error) into aer0; the @n-th error and recovery are then
@@ -495,7 +508,9 @@ static void inject_and_recover(const char *error, int efd, int rfd,
 	EXPECT_EQ(attr_value(efd), n);
 	wait_notified(rfd, "recoveries");
 	EXPECT_EQ(attr_value(rfd), n);
-	EXPECT(kmsg_count("AER: device recovery successful") >= n);
+	/* the core logs it after our resume returned: wait for the line */
+	if (!wait_kmsg("AER: device recovery successful", n, 5000))
+		FAIL("no \"device recovery successful\" #%u within 5 s", n);
 }
 
 /*

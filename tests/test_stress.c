@@ -509,8 +509,7 @@ static void use_and_unload(void)
 static void slab_does_not_grow(void)
 {
 	unsigned long long before, after, kb_before, kb_after, cycles, i;
-
-	unsigned long long t0 = now_ms();
+	unsigned long long t0 = now_ms(), limit, settle;
 
 	cycles = stress_seconds > 60 ? 200 : 40;
 	EXPECT_EQ(module_unload("iio_dummy"), 0);
@@ -521,16 +520,25 @@ static void slab_does_not_grow(void)
 	kb_before = meminfo_kb("SUnreclaim");
 	for (i = 0; i < cycles; i++)
 		use_and_unload();
-	msleep(200);
-	after = slab_active_objects();
+	/* a leak of one object a cycle is `cycles` more; allow noise */
+	limit = before + (cycles / 2 > 24 ? cycles / 2 : 24);
+	/*
+	 * Objects freed after an RCU grace period (kfree_rcu(), module and
+	 * kernfs teardown) come back late on a loaded host: sample until
+	 * within the limit, up to 5 s of the guest's clock; a leak stays.
+	 */
+	settle = now_ms() + 5000;
+	do {
+		msleep(200);
+		after = slab_active_objects();
+	} while (after > limit && now_ms() < settle);
 	kb_after = meminfo_kb("SUnreclaim");
 	check_note("slab: %llu -> %llu objects, SUnreclaim %llu -> %llu kB over %llu cycles (%llu ms)",
 		   before, after, kb_before, kb_after, cycles, now_ms() - t0);
 	EXPECT_EQ(module_load("iio_dummy", ""), 0);
 	if (!before)
 		FAIL("no /proc/slabinfo");
-	/* a leak of one object a cycle is `cycles` more; allow noise */
-	if (after > before + (cycles / 2 > 24 ? cycles / 2 : 24))
+	if (after > limit)
 		FAIL("slab objects grew by %llu over %llu cycles (%llu -> %llu)",
 		     after - before, cycles, before, after);
 }
