@@ -30,9 +30,9 @@ GUEST_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -static
 
 TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_LIB := tests/lib/check.c tests/lib/iio_test.c tests/lib/nvme_test.c \
-	tests/nvme/iio_udrv.c
+	tests/nvme/iio_udrv.c $(BUILD)/lib/guest/libudrv.a
 TEST_HDRS := tests/lib/check.h tests/lib/iio_test.h tests/lib/nvme_test.h kmod/iio_uapi.h \
-	tests/nvme/iio_udrv.h
+	tests/nvme/iio_udrv.h lib/udrv.h
 TEST_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 # programs the tests run (tests/helpers/, /tests/helpers/ in the guest)
 HELPER_SRCS := $(wildcard tests/helpers/*.c)
@@ -41,13 +41,17 @@ HELPER_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(HELPER_SRCS))
 .PHONY: all deps modules tests cli man kernel initramfs check demo clean \
 	install uninstall modules_install
 
-all: modules tests cli kernel initramfs man
+all: modules tests cli lib kernel initramfs man
 
 # cli/cli.mk: the iioctl build (target cli; the static guest binary goes
 # to build/guest-bin/, which qemu/mkinitramfs puts on the guest's PATH),
 # its host tests (tests/host/run) and golden-update.
 -include cli/cli.mk
 cli: deps
+# lib/lib.mk: libudrv, the library for user-space drivers (shared,
+# static, pkg-config, the guest's static copy, its host unit tests).
+-include lib/lib.mk
+lib: deps
 # man/man.mk: the manual pages (scdoc) into build/man/; man/lint checks them.
 -include man/man.mk
 man: deps
@@ -96,7 +100,7 @@ tests: deps $(TEST_BINS) $(HELPER_BINS)
 
 $(BUILD)/tests/%: tests/%.c $(TEST_LIB) $(TEST_HDRS) | deps
 	@mkdir -p $(@D)
-	$(CC) $(GUEST_CFLAGS) -o $@ $< $(TEST_LIB)
+	$(CC) $(GUEST_CFLAGS) -Ilib -o $@ $< $(TEST_LIB)
 
 kernel: deps
 	qemu/fetch-kernel

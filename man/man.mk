@@ -16,6 +16,11 @@ DEB_PACKAGES += scdoc mandoc groff-base man-db
 BUILD ?= build
 MAN_SRCS := $(wildcard man/*.scd)
 MAN_PAGES := $(patsubst man/%.scd,$(BUILD)/man/%,$(MAN_SRCS))
+# the other names of the section 3 pages (man/links): a page each that
+# holds ".so man3/PAGE.3", installed with the pages
+MAN_LINK_PAGES := $(addprefix $(BUILD)/man/,$(addsuffix .3,\
+	$(shell man/links 2>/dev/null | cut -d' ' -f1)))
+MAN_PAGES += $(MAN_LINK_PAGES)
 MAN_DATE := $(shell git log -1 --format=%ct 2>/dev/null)
 
 .PHONY: man clean-man
@@ -26,6 +31,11 @@ $(BUILD)/man/%: man/%.scd
 	@mkdir -p $(@D)
 	$(if $(MAN_DATE),SOURCE_DATE_EPOCH=$(MAN_DATE) )scdoc < $< > $@.tmp
 	@mv $@.tmp $@
+
+$(MAN_LINK_PAGES): $(wildcard man/*.3.scd) man/links
+	@mkdir -p $(@D)
+	@page=$$(man/links | awk -v n=$(basename $(@F)) '$$1 == n { print $$2 }'); \
+		echo ".so man3/$$page.3" > $@
 
 clean-man:
 	rm -rf $(BUILD)/man

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* sysfs.c - one-line attribute files: read as text or a number, written */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+int udrv_read_text(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+	ssize_t n;
+
+	buf[0] = 0;
+	if (fd < 0)
+		return udrv_fail(errno, "%s: %s", path, strerror(errno));
+	n = read(fd, buf, len - 1);
+	err = errno;
+	close(fd);
+	if (n < 0)
+		return udrv_fail(err, "reading %s: %s", path, strerror(err));
+	buf[n] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
+}
+
+int udrv_write_text(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), err = 0;
+
+	if (fd < 0)
+		return udrv_fail(errno, "%s: %s", path, strerror(errno));
+	if (write(fd, text, strlen(text)) < 0)
+		err = errno;
+	close(fd);
+	if (err)
+		return udrv_fail(err, "writing \"%s\" to %s: %s", text, path,
+				 strerror(err));
+	return 0;
+}
+
+int udrv_read_number(const char *path, uint64_t *value)
+{
+	char buf[64] = "", *end;
+	int err = udrv_read_text(path, buf, sizeof(buf));
+
+	if (err)
+		return err;
+	errno = 0;
+	*value = strtoull(buf, &end, 0);
+	if (errno || end == buf || *end || buf[0] == '-')
+		return udrv_fail(EINVAL, "%s: \"%s\" is not a number", path,
+				 buf);
+	return 0;
+}

@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_udrv.c - libudrv (lib/udrv.h) on the iio backend, in the main boot
+ * (no IOMMU, iio.enable_unsafe_noiommu_mode=1): every way to name a
+ * device, the identity, regions of memory and of ports, exact-width reads
+ * and writes, a mapping that reads all ones instead of killing the
+ * process when the device is unbound under it, INTx that needs an unmask
+ * (iio_pci_generic) and INTx that does not (iio_edu), the dummy's cyclic
+ * events, DMA buffers reused and refused, and examples/edu.c (udrv-edu)
+ * on iio_edu and on iio_pci_generic.  The vfio backend is
+ * tests/test_udrv_vfio.c.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/iio_test.h"
+#include "udrv.h"
+
+#define EDU_STUB	"0000:00:10.0"	/* iio_edu's at boot */
+#define EDU_GENERIC	"0000:00:13.0"	/* left for iio_pci_generic */
+#define TESTDEV		"0000:00:19.0"	/* pci-testdev: a memory and a port BAR */
+#define GENERIC_DRV	"/sys/bus/pci/drivers/iio_pci_generic"
+
+#define EDU_ID		0x00
+#define EDU_LIVENESS	0x04
+#define EDU_FACTORIAL	0x08
+#define EDU_STATUS	0x20
+#define EDU_IRQ_STATUS	0x24
+#define EDU_IRQ_RAISE	0x60
+#define EDU_IRQ_ACK	0x64
+#define EDU_DMA_SRC	0x80
+
+/* udrv's call @expr returned @err (0 or -errno) */
+#define EXPECT_UDRV(expr, err) do { \
+	long long r_ = (long long)(expr); \
+	if (r_ != (err)) \
+		FAIL("%s returned %lld, expected %lld: %s", #expr, r_, \
+		     (long long)(err), udrv_strerror()); \
+} while (0)
+
+static struct udrv_device *open_dev(const char *spec)
+{
+	struct udrv_device *dev = NULL;
+
+	EXPECT_UDRV(udrv_device_open(spec, &dev), 0);
+	return dev;
+}
+
+/* PCI function @pci bound to iio_pci_generic (by driver_override) */
+static void bind_generic(const char *pci)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver", pci);
+	if (path_exists(path))
+		return;
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver_override",
+		 pci);
+	EXPECT_EQ(write_text(path, "iio_pci_generic"), 0);
+	EXPECT_EQ(write_text(GENERIC_DRV "/bind", pci), 0);
+}
+
+static void unbind_generic(const char *pci)
+{
+	char path[128];
+
+	EXPECT_EQ(write_text(GENERIC_DRV "/unbind", pci), 0);
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver_override",
+		 pci);
+	EXPECT_EQ(write_text(path, "none"), 0);
+}
+
+static unsigned long long pci_num(const char *pci, const char *attr)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/%s", pci, attr);
+	return read_num(path);
+}
+
+/* a PCI address in each form, iioN, a node path, a name: one device */
+static void open_by_every_name(void)
+{
+	int nr = iio_find_by_parent(EDU_STUB), dummy = dummy_nr(0);
+	char spec[64];
+	const char *forms[5];
+	struct udrv_device *dev;
+	unsigned int i;
+	uint64_t size;
+
+	EXPECT(nr >= 0);
+	forms[0] = EDU_STUB;
+	forms[1] = EDU_STUB + 5;	/* "00:10.0" */
+	snprintf(spec, sizeof(spec), "iio%d", nr);
+	forms[2] = strdup(spec);
+	forms[3] = strdup(iio_node(nr, ""));
+	forms[4] = strdup(iio_node(nr, "_event"));
+	for (i = 0; i < 5; i++) {
+		dev = open_dev(forms[i]);
+		EXPECT_STREQ(udrv_device_name(dev), EDU_STUB);
+		EXPECT_STREQ(udrv_device_backend(dev), "iio");
+		udrv_device_close(dev);
+	}
+	/* the dummy, by its name and by number: region 0, no PCI */
+	dev = open_dev("IIO dummy");
+	EXPECT_STREQ(udrv_device_name(dev), "IIO dummy");
+	EXPECT_UDRV(udrv_device_pci_id(dev, NULL, NULL, NULL), -ENODEV);
+	EXPECT_UDRV(udrv_region_info(dev, 0, &size, NULL), 0);
+	EXPECT_EQ(size, read_num(iio_attr_path(dummy, "size")));
+	EXPECT_UDRV(udrv_region_info(dev, 1, NULL, NULL), -ENOENT);
+	udrv_device_close(dev);
+	snprintf(spec, sizeof(spec), "iio%d", dummy);
+	dev = open_dev(spec);
+	EXPECT_STREQ(udrv_device_name(dev), "IIO dummy");
+	udrv_device_close(dev);
+}
+
+static void open_errors(void)
+{
+	struct udrv_device *dev;
+
+	bind_generic(EDU_GENERIC);
+	unbind_generic(EDU_GENERIC);
+	EXPECT_UDRV(udrv_device_open(EDU_GENERIC, &dev), -ENODEV);
+	EXPECT(strstr(udrv_strerror(), "has no driver: bind it to "
+		      "iio_pci_generic"));
+	EXPECT(dev == NULL);
+	EXPECT_UDRV(udrv_device_open("0000:00:1f.6", &dev), -ENODEV);
+	EXPECT(strstr(udrv_strerror(), "no PCI device 0000:00:1f.6"));
+	EXPECT_UDRV(udrv_device_open("no such device", &dev), -ENOENT);
+	EXPECT(strstr(udrv_strerror(), "no device \"no such device\""));
+	EXPECT_UDRV(udrv_device_open("iio255", &dev), -ENOENT);
+	/* uio_pci_generic's edu is neither ours nor vfio's */
+	EXPECT_UDRV(udrv_device_open("0000:00:12.0", &dev), -ENODEV);
+	EXPECT(strstr(udrv_strerror(), "bound to uio_pci_generic"));
+}
+
+static void identity(void)
+{
+	struct udrv_device *dev = open_dev(EDU_STUB);
+	uint16_t vendor, device;
+	uint32_t class_code;
+
+	EXPECT_UDRV(udrv_device_pci_id(dev, &vendor, &device, &class_code), 0);
+	EXPECT_EQ(vendor, pci_num(EDU_STUB, "vendor"));
+	EXPECT_EQ(device, pci_num(EDU_STUB, "device"));
+	EXPECT_EQ(class_code, pci_num(EDU_STUB, "class"));
+	EXPECT_EQ(vendor, 0x1234);
+	EXPECT_STREQ(udrv_device_irq_mode(dev), "intx");
+	EXPECT_STREQ(udrv_device_dma_policy(dev), "unsafe");
+	EXPECT_EQ(udrv_vector_count(dev), 1);
+	EXPECT_EQ(udrv_device_gone(dev), 0);
+	udrv_device_close(dev);
+}
+
+/* pci-testdev: BAR0 memory, BAR1 I/O ports; the rest absent */
+static void regions_by_bar(void)
+{
+	struct udrv_device *dev;
+	unsigned int flags, i;
+	uint64_t size, v;
+	volatile void *p;
+
+	bind_generic(TESTDEV);
+	dev = open_dev(TESTDEV);
+	EXPECT_UDRV(udrv_region_info(dev, 0, &size, &flags), 0);
+	EXPECT_EQ(size, 4096);
+	EXPECT_EQ(flags, UDRV_REGION_MEM | UDRV_REGION_MAPPABLE);
+	EXPECT_UDRV(udrv_region_info(dev, 1, &size, &flags), 0);
+	EXPECT_EQ(flags, 0);
+	EXPECT_EQ(size, read_num(iio_attr_path(pci_bar_nr(TESTDEV, 1), "size")));
+	for (i = 2; i < UDRV_REGIONS_MAX; i++)
+		EXPECT_UDRV(udrv_region_info(dev, i, NULL, NULL), -ENOENT);
+	/* a port region is read by port accesses, not mapped */
+	EXPECT_UDRV(udrv_read(dev, 1, 0, 1, &v), 0);
+	EXPECT_UDRV(udrv_region_map(dev, 1, &p, NULL), -ENODEV);
+	udrv_device_close(dev);
+	unbind_generic(TESTDEV);
+}
+
+static void reads_and_writes(void)
+{
+	struct udrv_device *dev = open_dev(EDU_STUB);
+	uint64_t v;
+
+	EXPECT_UDRV(udrv_read(dev, 0, EDU_ID, 4, &v), 0);
+	EXPECT_EQ(v, 0x010000ed);
+	EXPECT_UDRV(udrv_write(dev, 0, EDU_LIVENESS, 4, 0x0f0f1234), 0);
+	EXPECT_UDRV(udrv_read(dev, 0, EDU_LIVENESS, 4, &v), 0);
+	EXPECT_EQ(v, 0xf0f0edcb);
+	/* an 8-byte register, one 8-byte access each way */
+	EXPECT_UDRV(udrv_write(dev, 0, EDU_DMA_SRC, 8, 0x123456789abcull), 0);
+	EXPECT_UDRV(udrv_read(dev, 0, EDU_DMA_SRC, 8, &v), 0);
+	EXPECT_EQ(v, 0x123456789abcull);
+	/* the region's end, and past it */
+	EXPECT_UDRV(udrv_read(dev, 0, (1 << 20) - 4, 4, &v), 0);
+	EXPECT_UDRV(udrv_read(dev, 0, 1 << 20, 4, &v), -EINVAL);
+	udrv_device_close(dev);
+}
+
+/*
+ * The device unbound under a mapping: the touch reads ones and the
+ * process lives on; every call then fails with ENODEV.
+ */
+static void mapping_survives_unbind(void)
+{
+	struct udrv_device *dev;
+	volatile uint32_t *regs;
+	volatile void *p;
+	size_t len;
+	uint64_t v;
+
+	bind_generic(EDU_GENERIC);
+	dev = open_dev(EDU_GENERIC);
+	EXPECT_UDRV(udrv_region_map(dev, 0, &p, &len), 0);
+	EXPECT_EQ(len, 1 << 20);
+	regs = p;
+	EXPECT_EQ(regs[EDU_ID / 4], 0x010000ed);
+	unbind_generic(EDU_GENERIC);
+	EXPECT_EQ(regs[EDU_ID / 4], 0xffffffff);
+	EXPECT_EQ(udrv_device_gone(dev), 1);
+	EXPECT_UDRV(udrv_read(dev, 0, EDU_ID, 4, &v), -ENODEV);
+	EXPECT_UDRV(udrv_event_wait(dev, 0, 0), -ENODEV);
+	udrv_device_close(dev);
+}
+
+/* a call finds the device gone first: -ENODEV, and gone says so */
+static void read_after_unbind(void)
+{
+	struct udrv_device *dev;
+	uint64_t v;
+
+	bind_generic(EDU_GENERIC);
+	dev = open_dev(EDU_GENERIC);
+	EXPECT_UDRV(udrv_read(dev, 0, EDU_ID, 4, &v), 0);
+	unbind_generic(EDU_GENERIC);
+	EXPECT_UDRV(udrv_read(dev, 0, EDU_ID, 4, &v), -ENODEV);
+	EXPECT(strstr(udrv_strerror(), "went away"));
+	EXPECT_EQ(udrv_device_gone(dev), 1);
+	udrv_device_close(dev);
+}
+
+/* one factorial interrupt: wait, acknowledge in the device, unmask */
+static void factorial_irq(struct udrv_device *dev, uint32_t n, bool unmask)
+{
+	uint64_t v;
+
+	EXPECT_UDRV(udrv_write(dev, 0, EDU_STATUS, 4, 0x80), 0);
+	EXPECT_UDRV(udrv_write(dev, 0, EDU_FACTORIAL, 4, n), 0);
+	EXPECT_UDRV(udrv_event_wait(dev, 0, 5000), 1);
+	EXPECT_UDRV(udrv_read(dev, 0, EDU_IRQ_STATUS, 4, &v), 0);
+	if (v)
+		EXPECT_UDRV(udrv_write(dev, 0, EDU_IRQ_ACK, 4, v), 0);
+	if (unmask)
+		EXPECT_UDRV(udrv_event_unmask(dev, 0), 0);
+}
+
+/*
+ * iio_pci_generic's INTx stays masked after each interrupt until the
+ * driver unmasks it: without the unmask the next interrupt is not seen.
+ */
+static void intx_needs_unmask(void)
+{
+	struct udrv_device *dev;
+
+	bind_generic(EDU_GENERIC);
+	dev = open_dev(EDU_GENERIC);
+	EXPECT_STREQ(udrv_device_irq_mode(dev), "intx");
+	EXPECT(udrv_event_fd(dev, 0) >= 0);
+	factorial_irq(dev, 5, true);
+	factorial_irq(dev, 6, false);
+	/* masked: the next interrupt stays pending in the device */
+	EXPECT_UDRV(udrv_write(dev, 0, EDU_FACTORIAL, 4, 7), 0);
+	EXPECT_UDRV(udrv_event_wait(dev, 0, 300), 0);
+	EXPECT_UDRV(udrv_event_unmask(dev, 0), 0);
+	EXPECT_UDRV(udrv_event_wait(dev, 0, 5000), 1);
+	EXPECT_EQ(udrv_event_merged(dev, 0), 0);
+	EXPECT_UDRV(udrv_write(dev, 0, EDU_IRQ_ACK, 4, 1), 0);
+	udrv_device_close(dev);
+	unbind_generic(EDU_GENERIC);
+}
+
+/* the dummy's cyclic timer: events arrive without any unmask */
+static void dummy_cyclic_events(void)
+{
+	struct udrv_device *dev = open_dev("IIO dummy");
+	int64_t n;
+
+	EXPECT_STREQ(udrv_device_irq_mode(dev), "cyclic");
+	EXPECT_EQ(udrv_vector_count(dev), 1);
+	n = udrv_event_wait(dev, 0, 5000);
+	EXPECT(n >= 1);
+	EXPECT_UDRV(udrv_event_unmask(dev, 0), 0);
+	EXPECT_UDRV(udrv_event_fd(dev, 1), -ENOENT);
+	udrv_device_close(dev);
+}
+
+/*
+ * iio_pci_generic's buffers: two at once are two; a freed one is used
+ * again (a buffer lives until the unbind); more than 4 MiB is refused;
+ * the dummy does no DMA.
+ */
+static void dma_buffers(void)
+{
+	struct udrv_device *dev, *dummy;
+	struct udrv_dma *a, *b, *c;
+	uint64_t bus_a;
+
+	bind_generic(EDU_GENERIC);
+	dev = open_dev(EDU_GENERIC);
+	EXPECT_STREQ(udrv_device_dma_policy(dev), "unsafe");
+	EXPECT_UDRV(udrv_dma_alloc(dev, 4096, &a), 0);
+	EXPECT_UDRV(udrv_dma_alloc(dev, 8192, &b), 0);
+	EXPECT_EQ(udrv_dma_outstanding(dev), 2);
+	EXPECT_EQ(udrv_dma_size(a), 4096);
+	EXPECT_EQ(udrv_dma_size(b), 8192);
+	EXPECT(udrv_dma_bus_addr(a) != udrv_dma_bus_addr(b));
+	bus_a = udrv_dma_bus_addr(a);
+	memset(udrv_dma_addr(a), 0x5a, 4096);
+	udrv_dma_free(a);
+	EXPECT_EQ(udrv_dma_outstanding(dev), 1);
+	EXPECT_UDRV(udrv_dma_alloc(dev, 100, &c), 0);
+	EXPECT_EQ(udrv_dma_bus_addr(c), bus_a);
+	EXPECT_EQ(((unsigned char *)udrv_dma_addr(c))[4095], 0x5a);
+	EXPECT_UDRV(udrv_dma_alloc(dev, (4 << 20) + 1, &a), -EINVAL);
+	udrv_device_close(dev);
+	unbind_generic(EDU_GENERIC);
+
+	dummy = open_dev("IIO dummy");
+	EXPECT_STREQ(udrv_device_dma_policy(dummy), "none");
+	EXPECT_UDRV(udrv_dma_alloc(dummy, 4096, &a), -EOPNOTSUPP);
+	udrv_device_close(dummy);
+}
+
+/* udrv-edu @pci prints what @want (fnmatch(3)) matches, status 0 */
+static void run_edu_example(const char *pci)
+{
+	static const char *const want =
+		"*: edu 1.0 via iio, interrupts intx\n"
+		"10! = 3628800\n"
+		"DMA: \"a round trip through edu\" back from edu";
+	char cmd[128];
+	const char *out;
+	int status;
+
+	snprintf(cmd, sizeof(cmd), "udrv-edu %s > /tmp/udrv-edu.out 2>&1", pci);
+	status = shell("%s", cmd);
+	out = read_text("/tmp/udrv-edu.out");
+	if (status || fnmatch(want, out, 0))
+		FAIL("%s: status %d, printed \"%s\"", cmd, status, out);
+}
+
+/*
+ * examples/edu.c on both stubs: identity, factorial by interrupt, DMA; on
+ * iio_pci_generic after an earlier user left an interrupt pending (it is
+ * the first event of the next open, with INTx masked after it).
+ */
+static void edu_example(void)
+{
+	struct udrv_device *dev;
+
+	run_edu_example(EDU_STUB);
+	/* edu drives 28 address bits (iio_pci_generic(4), dma_bits) */
+	pci_generic_reload("dma_bits=28");
+	bind_generic(EDU_GENERIC);
+	dev = open_dev(EDU_GENERIC);
+	EXPECT_UDRV(udrv_write(dev, 0, EDU_IRQ_RAISE, 4, 0x1), 0);
+	udrv_device_close(dev);
+	run_edu_example(EDU_GENERIC);
+	unbind_generic(EDU_GENERIC);
+	pci_generic_reload("");
+}
+
+static const struct check_case cases[] = {
+	CASE(open_by_every_name),
+	CASE(open_errors),
+	CASE(identity),
+	CASE(regions_by_bar),
+	CASE(reads_and_writes),
+	CASE(mapping_survives_unbind),
+	CASE(read_after_unbind),
+	CASE(intx_needs_unmask),
+	CASE(dummy_cyclic_events),
+	CASE(dma_buffers),
+	CASE(edu_example),
+};
+
+CHECK_MAIN(cases)
