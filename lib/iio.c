@@ -19,7 +19,6 @@
 
 #include "internal.h"
 
-#define PCI_DEVICES	"/sys/bus/pci/devices"
 #define IIO_CLASS	"/sys/class/iio"
 #define IIO_DMA_BUFFERS	4	/* dma0..dma3 (iio(4) DMA BUFFERS) */
 
@@ -150,29 +149,6 @@ static bool parent_pci(int nr, char *addr, size_t len)
 	return true;
 }
 
-/* the driver PCI function @addr is bound to, into @drv ("" if none) */
-static void pci_driver(const char *addr, char *drv, size_t len)
-{
-	char path[PATH_MAX], target[PATH_MAX];
-	ssize_t n;
-
-	snprintf(path, sizeof(path), PCI_DEVICES "/%s/driver", addr);
-	n = readlink(path, target, sizeof(target) - 1);
-	drv[0] = 0;
-	if (n < 0)
-		return;
-	target[n] = 0;
-	snprintf(drv, len, "%s", strrchr(target, '/') + 1);
-}
-
-static int pci_attr_num(const char *addr, const char *attr, uint64_t *v)
-{
-	char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), PCI_DEVICES "/%s/%s", addr, attr);
-	return udrv_read_number(path, v);
-}
-
 /* iio device @nr as region @i of @dev */
 static int add_region(struct udrv_device *dev, unsigned int i, int nr)
 {
@@ -202,25 +178,13 @@ static int add_region(struct udrv_device *dev, unsigned int i, int nr)
 /* the BAR of PCI function @addr starting at @physaddr, or -1 */
 static int bar_at(const char *addr, uint64_t physaddr)
 {
-	char path[PATH_MAX];
-	unsigned long long start, end, flags;
-	int bar = -1, i;
-	FILE *f;
+	uint64_t start, flags;
+	unsigned int i;
 
-	snprintf(path, sizeof(path), PCI_DEVICES "/%s/resource", addr);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	for (i = 0; i < UDRV_REGIONS_MAX; i++) {
-		if (fscanf(f, "%llx %llx %llx", &start, &end, &flags) != 3)
-			break;
-		if (start == physaddr && end > start) {
-			bar = i;
-			break;
-		}
-	}
-	fclose(f);
-	return bar;
+	for (i = 0; i < UDRV_REGIONS_MAX; i++)
+		if (!udrv_pci_bar(addr, i, &start, &flags) && start == physaddr)
+			return (int)i;
+	return -1;
 }
 
 /* every iio device of PCI function @addr, as regions by BAR */
@@ -234,17 +198,10 @@ static int open_pci(struct udrv_device *dev, const char *addr)
 	unsigned int i;
 	DIR *dir;
 
-	snprintf(dev->name, sizeof(dev->name), "%s", addr);
-	dev->pci = true;
-	if (!pci_attr_num(addr, "vendor", &v))
-		dev->vendor = (uint16_t)v;
-	if (!pci_attr_num(addr, "device", &v))
-		dev->device = (uint16_t)v;
-	if (!pci_attr_num(addr, "class", &v))
-		dev->class_code = (uint32_t)v;
-	pci_driver(addr, drv, sizeof(drv));
+	udrv_pci_identify(dev, addr);
+	udrv_pci_driver(addr, drv, sizeof(drv));
 	p->unmask = !strcmp(drv, "iio_pci_generic");
-	snprintf(path, sizeof(path), PCI_DEVICES "/%s/iio", addr);
+	snprintf(path, sizeof(path), UDRV_PCI_DEVICES "/%s/iio", addr);
 	dir = opendir(path);
 	if (!dir)
 		return udrv_fail(ENODEV, "%s is bound to %s, which is neither an "
@@ -280,10 +237,10 @@ static int open_pci(struct udrv_device *dev, const char *addr)
 	if (events >= 0)
 		p->primary = events;
 	/* irq_mode is iio_pci_generic's; a stub's INTx uses the PCI irq */
-	snprintf(path, sizeof(path), PCI_DEVICES "/%s/irq_mode", addr);
+	snprintf(path, sizeof(path), UDRV_PCI_DEVICES "/%s/irq_mode", addr);
 	if (!udrv_read_text(path, mode, sizeof(mode)))
 		snprintf(dev->irq_mode, sizeof(dev->irq_mode), "%s", mode);
-	else if (events >= 0 && !pci_attr_num(addr, "irq", &v) &&
+	else if (events >= 0 && !udrv_pci_attr_num(addr, "irq", &v) &&
 		 strtoull(irq, NULL, 10) == v)
 		snprintf(dev->irq_mode, sizeof(dev->irq_mode), "intx");
 	else if (events >= 0)
@@ -341,12 +298,12 @@ int udrv_iio_open(struct udrv_device *dev, const char *spec)
 	if (!dev->priv)
 		return udrv_fail(ENOMEM, "out of memory");
 	if (parse_pci_address(spec, addr, sizeof(addr))) {
-		snprintf(path, sizeof(path), PCI_DEVICES "/%s", addr);
+		snprintf(path, sizeof(path), UDRV_PCI_DEVICES "/%s", addr);
 		if (access(path, F_OK)) {
 			err = udrv_fail(ENODEV, "no PCI device %s", addr);
 			goto fail;
 		}
-		pci_driver(addr, drv, sizeof(drv));
+		udrv_pci_driver(addr, drv, sizeof(drv));
 		if (!drv[0]) {
 			err = udrv_fail(ENODEV, "%s has no driver: bind it to "
 					"iio_pci_generic (see "

@@ -87,6 +87,17 @@ int udrv_iio_open(struct udrv_device *dev, const char *spec);
 int udrv_vfio_open(struct udrv_device *dev, const char *addr);
 int udrv_sim_open(struct udrv_device *dev, const char *name);
 
+/* a PCI function in sysfs (pci.c) */
+#define UDRV_PCI_DEVICES	"/sys/bus/pci/devices"
+int udrv_pci_attr_num(const char *addr, const char *attr, uint64_t *v);
+/* the name, vendor, device and class of @dev from PCI function @addr */
+void udrv_pci_identify(struct udrv_device *dev, const char *addr);
+/* the driver @addr is bound to, into @drv ("" if none) */
+void udrv_pci_driver(const char *addr, char *drv, size_t len);
+/* BAR @bar's start and IORESOURCE_ flags: 0, or -1 if it has none */
+int udrv_pci_bar(const char *addr, unsigned int bar, uint64_t *start,
+		 uint64_t *flags);
+
 /* sysfs helpers (sysfs.c) */
 int udrv_read_text(const char *path, char *buf, size_t len);
 int udrv_write_text(const char *path, const char *text);

@@ -28,27 +28,6 @@
 #define EDU_IRQ_RAISE	0x60
 #define EDU_IRQ_ACK	0x64
 
-static void bind(const char *pci)
-{
-	char path[128];
-
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver_override",
-		 pci);
-	EXPECT_EQ(write_text(path, "iio_pci_generic"), 0);
-	EXPECT_EQ(write_text(DRV "/bind", pci), 0);
-}
-
-/* unbind and leave the device to no driver again, as qemu/init does */
-static void unbind(const char *pci)
-{
-	char path[128];
-
-	EXPECT_EQ(write_text(DRV "/unbind", pci), 0);
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver_override",
-		 pci);
-	EXPECT_EQ(write_text(path, "none"), 0);
-}
-
 static void wait_event(int efd, uint32_t expect)
 {
 	struct pollfd pfd = { .fd = efd, .events = POLLIN };
@@ -107,7 +86,7 @@ static void every_bar_memory_and_ports(void)
 	uint8_t zero = 0;
 	uint32_t off;
 
-	bind(TESTDEV_PCI);
+	pci_generic_bind(TESTDEV_PCI);
 	mem = pci_bar_nr(TESTDEV_PCI, 0);
 	port = pci_bar_nr(TESTDEV_PCI, 1);
 	EXPECT_STREQ(read_text(iio_attr_path(mem, "type")), "mem");
@@ -135,7 +114,7 @@ static void every_bar_memory_and_ports(void)
 	efd = MUST(open(iio_node(mem, "_event"), O_RDWR));
 	EXPECT_ERRNO(read(efd, &off, 4), EIO);
 	close(efd);
-	unbind(TESTDEV_PCI);
+	pci_generic_unbind(TESTDEV_PCI);
 	EXPECT_EQ(iio_find_by_name(TESTDEV_PCI " bar0", 0), -1);
 }
 
@@ -199,13 +178,13 @@ static void intx_factorial_and_1000_rounds(void)
 {
 	int nr;
 
-	bind(EDU_PCI);
+	pci_generic_bind(EDU_PCI);
 	nr = pci_bar_nr(EDU_PCI, 0);
 	EXPECT_EQ(read_num(iio_attr_path(nr, "irq")),
 		  read_num("/sys/bus/pci/devices/" EDU_PCI "/irq"));
 	factorial(nr, true);
 	rounds(nr, 1000, true);
-	unbind(EDU_PCI);
+	pci_generic_unbind(EDU_PCI);
 }
 
 /* INTx stays masked until user space unmasks it through the event device */
@@ -215,7 +194,7 @@ static void intx_mask_and_unmask(void)
 	uint32_t before, zero = 0, two = 2;
 	int nr, efd;
 
-	bind(EDU_PCI);
+	pci_generic_bind(EDU_PCI);
 	nr = pci_bar_nr(EDU_PCI, 0);
 	regs = map_regs(nr);
 	efd = MUST(open(iio_node(nr, "_event"), O_RDWR));
@@ -231,7 +210,7 @@ static void intx_mask_and_unmask(void)
 	unmask(efd);
 	munmap((void *)regs, 4096);
 	close(efd);
-	unbind(EDU_PCI);
+	pci_generic_unbind(EDU_PCI);
 }
 
 static void msi_factorial_and_1000_rounds(void)
@@ -241,7 +220,7 @@ static void msi_factorial_and_1000_rounds(void)
 	int nr, efd;
 
 	pci_generic_reload("msi=1");
-	bind(EDU_PCI);
+	pci_generic_bind(EDU_PCI);
 	nr = pci_bar_nr(EDU_PCI, 0);
 	EXPECT(shell("grep -q '^ *%llu:.*PCI-MSI.*%s' /proc/interrupts",
 		     read_num(iio_attr_path(nr, "irq")), EDU_PCI) == 0);
@@ -262,7 +241,7 @@ static void msi_factorial_and_1000_rounds(void)
 	EXPECT_EQ(write(efd, &zero, 4), 4);
 	munmap((void *)regs, 4096);
 	close(efd);
-	unbind(EDU_PCI);
+	pci_generic_unbind(EDU_PCI);
 	pci_generic_reload("");
 }
 
@@ -273,7 +252,7 @@ static void beside_iio_edu_on_a_shared_line(void)
 	int gnr, enr = -1, i, gfd, efd;
 	uint32_t gbefore, ebefore;
 
-	bind(EDU_PCI);
+	pci_generic_bind(EDU_PCI);
 	gnr = pci_bar_nr(EDU_PCI, 0);
 	for (i = 0; iio_find_by_name("edu", i) >= 0; i++)
 		if (read_num(iio_attr_path(iio_find_by_name("edu", i), "irq")) ==
@@ -308,7 +287,7 @@ static void beside_iio_edu_on_a_shared_line(void)
 	munmap((void *)eregs, 4096);
 	close(gfd);
 	close(efd);
-	unbind(EDU_PCI);
+	pci_generic_unbind(EDU_PCI);
 }
 
 /* root changes PCI_COMMAND through the config file, bytes 4 and 5 */
@@ -335,7 +314,7 @@ static void intx_unmask_keeps_config_changes(void)
 	uint32_t before;
 	int nr, efd;
 
-	bind(EDU_PCI);
+	pci_generic_bind(EDU_PCI);
 	nr = pci_bar_nr(EDU_PCI, 0);
 	regs = map_regs(nr);
 	efd = MUST(open(iio_node(nr, "_event"), O_RDWR));
@@ -352,7 +331,7 @@ static void intx_unmask_keeps_config_changes(void)
 	intx_round(regs, efd, before + 2);
 	munmap((void *)regs, 4096);
 	close(efd);
-	unbind(EDU_PCI);
+	pci_generic_unbind(EDU_PCI);
 }
 
 /*
@@ -366,7 +345,7 @@ static void intx_pending_from_earlier_user(void)
 	volatile uint32_t *regs;
 	int nr, efd;
 
-	bind(EDU_PCI);
+	pci_generic_bind(EDU_PCI);
 	nr = pci_bar_nr(EDU_PCI, 0);
 	EXPECT(pci_command(EDU_PCI) & PCI_CMD_INTX_DISABLE);	/* unused */
 	regs = map_regs(nr);
@@ -377,9 +356,9 @@ static void intx_pending_from_earlier_user(void)
 	munmap((void *)regs, 4096);		/* not acknowledged */
 	close(efd);
 	EXPECT(pci_command(EDU_PCI) & PCI_CMD_INTX_DISABLE);
-	unbind(EDU_PCI);
+	pci_generic_unbind(EDU_PCI);
 
-	bind(EDU_PCI);
+	pci_generic_bind(EDU_PCI);
 	nr = pci_bar_nr(EDU_PCI, 0);
 	EXPECT_EQ(read_num(iio_attr_path(nr, "event")), 0);
 	EXPECT(pci_command(EDU_PCI) & PCI_CMD_INTX_DISABLE);
@@ -392,7 +371,7 @@ static void intx_pending_from_earlier_user(void)
 	intx_round(regs, efd, 2);
 	munmap((void *)regs, 4096);
 	close(efd);
-	unbind(EDU_PCI);
+	pci_generic_unbind(EDU_PCI);
 }
 
 /*
@@ -406,7 +385,7 @@ static void intx_masked_across_suspend(void)
 	volatile uint32_t *regs;
 	int nr, efd;
 
-	bind(EDU_PCI);
+	pci_generic_bind(EDU_PCI);
 	nr = pci_bar_nr(EDU_PCI, 0);
 	regs = map_regs(nr);
 	efd = MUST(open(iio_node(nr, "_event"), O_RDWR));
@@ -423,7 +402,7 @@ static void intx_masked_across_suspend(void)
 	intx_round(regs, efd, 2);
 	munmap((void *)regs, 4096);
 	close(efd);
-	unbind(EDU_PCI);
+	pci_generic_unbind(EDU_PCI);
 }
 
 /* unbind under a blocked reader and a live mapping, then bind again */
@@ -436,7 +415,7 @@ static void unbind_bind_cycles_in_use(void)
 		pid_t reader;
 		int efd;
 
-		bind(EDU_PCI);
+		pci_generic_bind(EDU_PCI);
 		nr = pci_bar_nr(EDU_PCI, 0);
 		if (first < 0)
 			first = nr;
@@ -446,7 +425,7 @@ static void unbind_bind_cycles_in_use(void)
 		efd = MUST(open(iio_node(nr, "_event"), O_RDONLY));
 		reader = fork_blocked_reader(efd);
 		wait_sleeping_in(reader, SYS_read, 10000);
-		unbind(EDU_PCI);
+		pci_generic_unbind(EDU_PCI);
 		expect_child_ok(reader);
 		expect_sigbus(regs, 0);
 		munmap((void *)regs, 4096);
@@ -468,7 +447,7 @@ static void new_id_binds_too(void)
 	EXPECT(!path_exists(DRV "/0000:00:12.0"));
 	EXPECT_STREQ(read_text(iio_attr_path(nr, "type")), "mem");
 	EXPECT_EQ(write_text(DRV "/remove_id", "1234 11e8"), 0);
-	unbind(EDU_PCI);
+	pci_generic_unbind(EDU_PCI);
 }
 
 /* what the PCI device says of its interrupts (irq_mode) */
@@ -496,7 +475,7 @@ static void msix_fallback_and_requested_dma(void)
 	int nr, efd, bfd;
 
 	pci_generic_reload("vectors=4 dma_bits=28 dma_max=0x6000");
-	bind(EDU_PCI);
+	pci_generic_bind(EDU_PCI);
 	nr = pci_bar_nr(EDU_PCI, 0);
 	EXPECT_STREQ(irq_mode(EDU_PCI), "msi");
 	EXPECT_EQ(read_num(iio_attr_path(nr, "vectors")), 1);
@@ -545,7 +524,7 @@ static void msix_fallback_and_requested_dma(void)
 	wait_event(efd, ++count);
 	EXPECT(memcmp(buf + 4096, want, sizeof(want)) == 0);
 
-	unbind(EDU_PCI);
+	pci_generic_unbind(EDU_PCI);
 	expect_sigbus(buf + 4096, 0);
 	EXPECT_ERRNO(pread(bfd, want, 1, 0), ENODEV);
 	munmap(buf, 0x2000);

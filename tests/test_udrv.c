@@ -19,12 +19,11 @@
 #include <string.h>
 
 #include "lib/iio_test.h"
-#include "udrv.h"
+#include "lib/udrv_test.h"
 
 #define EDU_STUB	"0000:00:10.0"	/* iio_edu's at boot */
 #define EDU_GENERIC	"0000:00:13.0"	/* left for iio_pci_generic */
 #define TESTDEV		"0000:00:19.0"	/* pci-testdev: a memory and a port BAR */
-#define GENERIC_DRV	"/sys/bus/pci/drivers/iio_pci_generic"
 
 #define EDU_ID		0x00
 #define EDU_LIVENESS	0x04
@@ -34,46 +33,6 @@
 #define EDU_IRQ_RAISE	0x60
 #define EDU_IRQ_ACK	0x64
 #define EDU_DMA_SRC	0x80
-
-/* udrv's call @expr returned @err (0 or -errno) */
-#define EXPECT_UDRV(expr, err) do { \
-	long long r_ = (long long)(expr); \
-	if (r_ != (err)) \
-		FAIL("%s returned %lld, expected %lld: %s", #expr, r_, \
-		     (long long)(err), udrv_strerror()); \
-} while (0)
-
-static struct udrv_device *open_dev(const char *spec)
-{
-	struct udrv_device *dev = NULL;
-
-	EXPECT_UDRV(udrv_device_open(spec, &dev), 0);
-	return dev;
-}
-
-/* PCI function @pci bound to iio_pci_generic (by driver_override) */
-static void bind_generic(const char *pci)
-{
-	char path[128];
-
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver", pci);
-	if (path_exists(path))
-		return;
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver_override",
-		 pci);
-	EXPECT_EQ(write_text(path, "iio_pci_generic"), 0);
-	EXPECT_EQ(write_text(GENERIC_DRV "/bind", pci), 0);
-}
-
-static void unbind_generic(const char *pci)
-{
-	char path[128];
-
-	EXPECT_EQ(write_text(GENERIC_DRV "/unbind", pci), 0);
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver_override",
-		 pci);
-	EXPECT_EQ(write_text(path, "none"), 0);
-}
 
 static unsigned long long pci_num(const char *pci, const char *attr)
 {
@@ -101,13 +60,13 @@ static void open_by_every_name(void)
 	forms[3] = strdup(iio_node(nr, ""));
 	forms[4] = strdup(iio_node(nr, "_event"));
 	for (i = 0; i < 5; i++) {
-		dev = open_dev(forms[i]);
+		dev = udrv_test_open(forms[i]);
 		EXPECT_STREQ(udrv_device_name(dev), EDU_STUB);
 		EXPECT_STREQ(udrv_device_backend(dev), "iio");
 		udrv_device_close(dev);
 	}
 	/* the dummy, by its name and by number: region 0, no PCI */
-	dev = open_dev("IIO dummy");
+	dev = udrv_test_open("IIO dummy");
 	EXPECT_STREQ(udrv_device_name(dev), "IIO dummy");
 	EXPECT_UDRV(udrv_device_pci_id(dev, NULL, NULL, NULL), -ENODEV);
 	EXPECT_UDRV(udrv_region_info(dev, 0, &size, NULL), 0);
@@ -115,7 +74,7 @@ static void open_by_every_name(void)
 	EXPECT_UDRV(udrv_region_info(dev, 1, NULL, NULL), -ENOENT);
 	udrv_device_close(dev);
 	snprintf(spec, sizeof(spec), "iio%d", dummy);
-	dev = open_dev(spec);
+	dev = udrv_test_open(spec);
 	EXPECT_STREQ(udrv_device_name(dev), "IIO dummy");
 	udrv_device_close(dev);
 }
@@ -124,8 +83,8 @@ static void open_errors(void)
 {
 	struct udrv_device *dev;
 
-	bind_generic(EDU_GENERIC);
-	unbind_generic(EDU_GENERIC);
+	pci_generic_bind(EDU_GENERIC);
+	pci_generic_unbind(EDU_GENERIC);
 	EXPECT_UDRV(udrv_device_open(EDU_GENERIC, &dev), -ENODEV);
 	EXPECT(strstr(udrv_strerror(), "has no driver: bind it to "
 		      "iio_pci_generic"));
@@ -142,7 +101,7 @@ static void open_errors(void)
 
 static void identity(void)
 {
-	struct udrv_device *dev = open_dev(EDU_STUB);
+	struct udrv_device *dev = udrv_test_open(EDU_STUB);
 	uint16_t vendor, device;
 	uint32_t class_code;
 
@@ -166,8 +125,8 @@ static void regions_by_bar(void)
 	uint64_t size, v;
 	volatile void *p;
 
-	bind_generic(TESTDEV);
-	dev = open_dev(TESTDEV);
+	pci_generic_bind(TESTDEV);
+	dev = udrv_test_open(TESTDEV);
 	EXPECT_UDRV(udrv_region_info(dev, 0, &size, &flags), 0);
 	EXPECT_EQ(size, 4096);
 	EXPECT_EQ(flags, UDRV_REGION_MEM | UDRV_REGION_MAPPABLE);
@@ -180,12 +139,12 @@ static void regions_by_bar(void)
 	EXPECT_UDRV(udrv_read(dev, 1, 0, 1, &v), 0);
 	EXPECT_UDRV(udrv_region_map(dev, 1, &p, NULL), -ENODEV);
 	udrv_device_close(dev);
-	unbind_generic(TESTDEV);
+	pci_generic_unbind(TESTDEV);
 }
 
 static void reads_and_writes(void)
 {
-	struct udrv_device *dev = open_dev(EDU_STUB);
+	struct udrv_device *dev = udrv_test_open(EDU_STUB);
 	uint64_t v;
 
 	EXPECT_UDRV(udrv_read(dev, 0, EDU_ID, 4, &v), 0);
@@ -215,13 +174,13 @@ static void mapping_survives_unbind(void)
 	size_t len;
 	uint64_t v;
 
-	bind_generic(EDU_GENERIC);
-	dev = open_dev(EDU_GENERIC);
+	pci_generic_bind(EDU_GENERIC);
+	dev = udrv_test_open(EDU_GENERIC);
 	EXPECT_UDRV(udrv_region_map(dev, 0, &p, &len), 0);
 	EXPECT_EQ(len, 1 << 20);
 	regs = p;
 	EXPECT_EQ(regs[EDU_ID / 4], 0x010000ed);
-	unbind_generic(EDU_GENERIC);
+	pci_generic_unbind(EDU_GENERIC);
 	EXPECT_EQ(regs[EDU_ID / 4], 0xffffffff);
 	EXPECT_EQ(udrv_device_gone(dev), 1);
 	EXPECT_UDRV(udrv_read(dev, 0, EDU_ID, 4, &v), -ENODEV);
@@ -235,10 +194,10 @@ static void read_after_unbind(void)
 	struct udrv_device *dev;
 	uint64_t v;
 
-	bind_generic(EDU_GENERIC);
-	dev = open_dev(EDU_GENERIC);
+	pci_generic_bind(EDU_GENERIC);
+	dev = udrv_test_open(EDU_GENERIC);
 	EXPECT_UDRV(udrv_read(dev, 0, EDU_ID, 4, &v), 0);
-	unbind_generic(EDU_GENERIC);
+	pci_generic_unbind(EDU_GENERIC);
 	EXPECT_UDRV(udrv_read(dev, 0, EDU_ID, 4, &v), -ENODEV);
 	EXPECT(strstr(udrv_strerror(), "went away"));
 	EXPECT_EQ(udrv_device_gone(dev), 1);
@@ -268,8 +227,8 @@ static void intx_needs_unmask(void)
 {
 	struct udrv_device *dev;
 
-	bind_generic(EDU_GENERIC);
-	dev = open_dev(EDU_GENERIC);
+	pci_generic_bind(EDU_GENERIC);
+	dev = udrv_test_open(EDU_GENERIC);
 	EXPECT_STREQ(udrv_device_irq_mode(dev), "intx");
 	EXPECT(udrv_event_fd(dev, 0) >= 0);
 	factorial_irq(dev, 5, true);
@@ -282,13 +241,13 @@ static void intx_needs_unmask(void)
 	EXPECT_EQ(udrv_event_merged(dev, 0), 0);
 	EXPECT_UDRV(udrv_write(dev, 0, EDU_IRQ_ACK, 4, 1), 0);
 	udrv_device_close(dev);
-	unbind_generic(EDU_GENERIC);
+	pci_generic_unbind(EDU_GENERIC);
 }
 
 /* the dummy's cyclic timer: events arrive without any unmask */
 static void dummy_cyclic_events(void)
 {
-	struct udrv_device *dev = open_dev("IIO dummy");
+	struct udrv_device *dev = udrv_test_open("IIO dummy");
 	int64_t n;
 
 	EXPECT_STREQ(udrv_device_irq_mode(dev), "cyclic");
@@ -311,8 +270,8 @@ static void dma_buffers(void)
 	struct udrv_dma *a, *b, *c;
 	uint64_t bus_a;
 
-	bind_generic(EDU_GENERIC);
-	dev = open_dev(EDU_GENERIC);
+	pci_generic_bind(EDU_GENERIC);
+	dev = udrv_test_open(EDU_GENERIC);
 	EXPECT_STREQ(udrv_device_dma_policy(dev), "unsafe");
 	EXPECT_UDRV(udrv_dma_alloc(dev, 4096, &a), 0);
 	EXPECT_UDRV(udrv_dma_alloc(dev, 8192, &b), 0);
@@ -329,9 +288,9 @@ static void dma_buffers(void)
 	EXPECT_EQ(((unsigned char *)udrv_dma_addr(c))[4095], 0x5a);
 	EXPECT_UDRV(udrv_dma_alloc(dev, (4 << 20) + 1, &a), -EINVAL);
 	udrv_device_close(dev);
-	unbind_generic(EDU_GENERIC);
+	pci_generic_unbind(EDU_GENERIC);
 
-	dummy = open_dev("IIO dummy");
+	dummy = udrv_test_open("IIO dummy");
 	EXPECT_STREQ(udrv_device_dma_policy(dummy), "none");
 	EXPECT_UDRV(udrv_dma_alloc(dummy, 4096, &a), -EOPNOTSUPP);
 	udrv_device_close(dummy);
@@ -367,12 +326,12 @@ static void edu_example(void)
 	run_edu_example(EDU_STUB);
 	/* edu drives 28 address bits (iio_pci_generic(4), dma_bits) */
 	pci_generic_reload("dma_bits=28");
-	bind_generic(EDU_GENERIC);
-	dev = open_dev(EDU_GENERIC);
+	pci_generic_bind(EDU_GENERIC);
+	dev = udrv_test_open(EDU_GENERIC);
 	EXPECT_UDRV(udrv_write(dev, 0, EDU_IRQ_RAISE, 4, 0x1), 0);
 	udrv_device_close(dev);
 	run_edu_example(EDU_GENERIC);
-	unbind_generic(EDU_GENERIC);
+	pci_generic_unbind(EDU_GENERIC);
 	pci_generic_reload("");
 }
 

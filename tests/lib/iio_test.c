@@ -549,6 +549,31 @@ void pci_generic_reload(const char *params)
 		FAIL("insmod iio_pci_generic.ko %s: %s", params, strerror(err));
 }
 
+#define PCI_GENERIC_DRV "/sys/bus/pci/drivers/iio_pci_generic"
+
+void pci_generic_bind(const char *pci)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), PCI_GENERIC_DRV "/%s", pci);
+	if (path_exists(path))
+		return;
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver_override",
+		 pci);
+	EXPECT_EQ(write_text(path, "iio_pci_generic"), 0);
+	EXPECT_EQ(write_text(PCI_GENERIC_DRV "/bind", pci), 0);
+}
+
+void pci_generic_unbind(const char *pci)
+{
+	char path[128];
+
+	EXPECT_EQ(write_text(PCI_GENERIC_DRV "/unbind", pci), 0);
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver_override",
+		 pci);
+	EXPECT_EQ(write_text(path, "none"), 0);
+}
+
 /* edu's DMA engine and a page it must not reach. */
 
 volatile void *edu_map(int nr)

@@ -88,6 +88,13 @@ void wait_sleeping_in(pid_t pid, long nr, unsigned int ms);
 int pci_bar_nr(const char *pci, int bar);
 /* rmmod iio_pci_generic (if loaded) and insmod it with @params; fails the case on error */
 void pci_generic_reload(const char *params);
+/*
+ * PCI function @pci bound to iio_pci_generic by driver_override (nothing
+ * to do if it is already); unbound, and left to no driver again as
+ * qemu/init leaves it ("none")
+ */
+void pci_generic_bind(const char *pci);
+void pci_generic_unbind(const char *pci);
 /* a socket of the kernel's uevents: open it before what sends them */
 int uevent_socket(void);
 /*

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_udrv_vfio.c - libudrv on mainline vfio-pci, in a boot of its own
+ * with intel-iommu (tests/run: own_boots): Debian's vfio, vfio_iommu_type1
+ * and vfio-pci (qemu/mkinitramfs puts them in /lib/modules/vfio), an edu
+ * bound to vfio-pci, and the same calls as tests/test_udrv.c makes on the
+ * iio backend: identity, regions, exact-width reads and writes, a mapping,
+ * MSI, DMA at I/O virtual addresses, examples/edu.c (udrv-edu), and the
+ * refusal of a group that is not viable.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/iio_test.h"
+#include "lib/udrv_test.h"
+
+#define EDU		"0000:00:13.0"	/* no driver at boot */
+#define EDU_SHARED	"0000:00:14.0"	/* shares its group with 00:14.1 */
+#define VFIO_DRV	"/sys/bus/pci/drivers/vfio-pci"
+#define VFIO_MODULES	"/lib/modules/vfio"
+
+#define EDU_ID		0x00
+#define EDU_LIVENESS	0x04
+#define EDU_FACTORIAL	0x08
+#define EDU_STATUS	0x20
+#define EDU_DMA_SRC	0x80
+
+/* Debian's vfio modules, in the order of their file "order" */
+static void load_vfio(void)
+{
+	char name[128], path[256];
+	FILE *f;
+
+	if (path_exists(VFIO_DRV))
+		return;
+	f = fopen(VFIO_MODULES "/order", "r");
+	if (!f)
+		check_skip("no %s/order: this kernel's vfio modules were not "
+			   "packed (the debug kernel has none)", VFIO_MODULES);
+	while (fscanf(f, "%127s", name) == 1) {
+		snprintf(path, sizeof(path), "insmod " VFIO_MODULES "/%s", name);
+		EXPECT_EQ(shell("%s", path), 0);
+	}
+	fclose(f);
+	EXPECT(path_exists(VFIO_DRV));
+}
+
+/* @pci from its driver (if any) to vfio-pci */
+static void bind_vfio(const char *pci)
+{
+	char path[128];
+
+	load_vfio();
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver", pci);
+	if (path_exists(path)) {
+		snprintf(path, sizeof(path),
+			 "/sys/bus/pci/devices/%s/driver/unbind", pci);
+		EXPECT_EQ(write_text(path, pci), 0);
+	}
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver_override",
+		 pci);
+	EXPECT_EQ(write_text(path, "vfio-pci"), 0);
+	EXPECT_EQ(write_text(VFIO_DRV "/bind", pci), 0);
+}
+
+static void identity_and_regions(void)
+{
+	struct udrv_device *dev;
+	unsigned int flags, i;
+	uint16_t vendor, device;
+	uint64_t size;
+
+	bind_vfio(EDU);
+	dev = udrv_test_open(EDU);
+	EXPECT_STREQ(udrv_device_backend(dev), "vfio");
+	EXPECT_STREQ(udrv_device_name(dev), EDU);
+	EXPECT_UDRV(udrv_device_pci_id(dev, &vendor, &device, NULL), 0);
+	EXPECT_EQ(vendor, 0x1234);
+	EXPECT_EQ(device, 0x11e8);
+	EXPECT_STREQ(udrv_device_irq_mode(dev), "msi");
+	EXPECT_EQ(udrv_vector_count(dev), 1);
+	EXPECT_STREQ(udrv_device_dma_policy(dev), "iommu");
+	EXPECT_UDRV(udrv_region_info(dev, 0, &size, &flags), 0);
+	EXPECT_EQ(size, 1 << 20);
+	EXPECT_EQ(flags, UDRV_REGION_MEM | UDRV_REGION_MAPPABLE);
+	for (i = 1; i < UDRV_REGIONS_MAX; i++)
+		EXPECT_UDRV(udrv_region_info(dev, i, NULL, NULL), -ENOENT);
+	/* vfio enabled bus mastering for the MSI and the DMA to come */
+	EXPECT(pci_command(EDU) & 0x4);
+	udrv_device_close(dev);
+}
+
+static void reads_writes_and_map(void)
+{
+	struct udrv_device *dev = udrv_test_open(EDU);
+	volatile uint32_t *regs;
+	volatile void *p;
+	uint64_t v;
+
+	EXPECT_UDRV(udrv_read(dev, 0, EDU_ID, 4, &v), 0);
+	EXPECT_EQ(v, 0x010000ed);
+	EXPECT_UDRV(udrv_write(dev, 0, EDU_LIVENESS, 4, 0x0f0f1234), 0);
+	EXPECT_UDRV(udrv_read(dev, 0, EDU_LIVENESS, 4, &v), 0);
+	EXPECT_EQ(v, 0xf0f0edcb);
+	EXPECT_UDRV(udrv_write(dev, 0, EDU_DMA_SRC, 8, 0x12345678abcull), 0);
+	EXPECT_UDRV(udrv_read(dev, 0, EDU_DMA_SRC, 8, &v), 0);
+	EXPECT_EQ(v, 0x12345678abcull);
+	EXPECT_UDRV(udrv_region_map(dev, 0, &p, NULL), 0);
+	regs = p;
+	EXPECT_EQ(regs[EDU_ID / 4], 0x010000ed);
+	regs[EDU_LIVENESS / 4] = 1;
+	EXPECT_EQ(regs[EDU_LIVENESS / 4], 0xfffffffe);
+	udrv_device_close(dev);
+}
+
+/* MSI through an eventfd: one factorial, one event, nothing to unmask */
+static void msi_event(void)
+{
+	struct udrv_device *dev = udrv_test_open(EDU);
+	uint64_t v;
+
+	EXPECT(udrv_event_fd(dev, 0) >= 0);
+	EXPECT_UDRV(udrv_event_consume(dev, 0), 0);
+	EXPECT_UDRV(udrv_write(dev, 0, EDU_STATUS, 4, 0x80), 0);
+	EXPECT_UDRV(udrv_write(dev, 0, EDU_FACTORIAL, 4, 5), 0);
+	EXPECT_UDRV(udrv_event_wait(dev, 0, 5000), 1);
+	EXPECT_UDRV(udrv_read(dev, 0, EDU_FACTORIAL, 4, &v), 0);
+	EXPECT_EQ(v, 120);
+	EXPECT_UDRV(udrv_event_unmask(dev, 0), 0);
+	EXPECT_UDRV(udrv_event_wait(dev, 0, 200), 0);
+	udrv_device_close(dev);
+}
+
+/* buffers at I/O virtual addresses from 1 MiB, one after the other */
+static void dma_at_iovas(void)
+{
+	struct udrv_device *dev = udrv_test_open(EDU);
+	struct udrv_dma *a, *b;
+
+	EXPECT_UDRV(udrv_dma_alloc(dev, 100, &a), 0);
+	EXPECT_UDRV(udrv_dma_alloc(dev, 8192, &b), 0);
+	EXPECT_EQ(udrv_dma_bus_addr(a), 0x100000);
+	EXPECT_EQ(udrv_dma_size(a), 4096);
+	EXPECT_EQ(udrv_dma_bus_addr(b), 0x101000);
+	EXPECT_EQ(udrv_dma_outstanding(dev), 2);
+	udrv_dma_free(a);
+	EXPECT_EQ(udrv_dma_outstanding(dev), 1);
+	EXPECT_UDRV(udrv_dma_alloc(dev, 0, &a), -EINVAL);
+	udrv_device_close(dev);
+}
+
+/* examples/edu.c, unchanged, on vfio-pci */
+static void edu_example(void)
+{
+	static const char *const want =
+		EDU ": edu 1.0 via vfio, interrupts msi\n"
+		"10! = 3628800\n"
+		"DMA: \"a round trip through edu\" back from edu";
+	const char *out;
+	int status;
+
+	status = shell("udrv-edu " EDU " > /tmp/udrv-edu.out 2>&1");
+	out = read_text("/tmp/udrv-edu.out");
+	if (status || fnmatch(want, out, 0))
+		FAIL("udrv-edu: status %d, printed \"%s\"", status, out);
+}
+
+/*
+ * Another device of the group is bound to a host driver (iio_edu): the
+ * group is not viable, and the message says what to do.
+ */
+static void group_not_viable(void)
+{
+	struct udrv_device *dev;
+
+	bind_vfio(EDU_SHARED);
+	EXPECT_UDRV(udrv_device_open(EDU_SHARED, &dev), -EBUSY);
+	EXPECT(strstr(udrv_strerror(), "not viable: bind every device of "
+		      "the group to vfio-pci or to no driver"));
+	EXPECT(dev == NULL);
+}
+
+static const struct check_case cases[] = {
+	CASE(identity_and_regions),
+	CASE(reads_writes_and_map),
+	CASE(msi_event),
+	CASE(dma_at_iovas),
+	CASE(edu_example),
+	CASE(group_not_viable),
+};
+
+CHECK_MAIN(cases)
