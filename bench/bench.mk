@@ -16,9 +16,11 @@ BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
 bench-bins: $(BENCH_BINS)
 
 $(BUILD)/bench/%: bench/%.c bench/now_ns.h tests/nvme/latency_hist.h \
-		tests/nvme/iio_udrv.c tests/nvme/iio_udrv.h | deps
+		tests/nvme/iio_udrv.c tests/nvme/iio_udrv.h lib/udrv.h \
+		$(BUILD)/lib/guest/libudrv.a | deps
 	@mkdir -p $(@D)
-	$(CC) $(GUEST_CFLAGS) -o $@ $< tests/nvme/iio_udrv.c
+	$(CC) $(GUEST_CFLAGS) -Ilib -o $@ $< tests/nvme/iio_udrv.c \
+		$(BUILD)/lib/guest/libudrv.a
 
 bench: modules cli kernel initramfs bench-bins
 	bench/run

@@ -5,8 +5,9 @@
 # usage: /bench/guest.sh [SECTION...]    sections: irq rate dump script nvme
 #                                        nvme_kernel (default: all, in that
 #                                        order),
-#                                        nvme_iommu (a guest booted with
-#                                        qemu/run --iommu intel only)
+#                                        nvme_iommu, udrv_iommu (a guest
+#                                        booted with qemu/run --iommu
+#                                        intel only)
 #
 # Prints one "R KEY VALUE..." line per figure on stdout (bench/run turns
 # them into the table), "#" lines as notes.  Sizes come from the
@@ -33,6 +34,7 @@ MOD=/lib/modules/iio
 UIO_PCI=0000:00:12.0
 GEN_PCI=0000:00:13.0
 GEN_DRV=/sys/bus/pci/drivers/iio_pci_generic
+VFIO_PCI=0000:00:1c.0
 sections=${*:-irq rate dump script nvme nvme_kernel}
 failed=0
 
@@ -317,6 +319,34 @@ sec_nvme_iommu() {
 		echo "R nvme_irq_iommu $(iio_nvme_rate)"
 	done
 	nvme_teardown
+}
+
+# ---- libudrv: the MSI round trip on iio_pci_generic and on vfio-pci ----
+# The same device model (edu, MSI) under the IOMMU, one on each backend,
+# through the same library calls (irq_rtt udrv); runs interleaved
+sec_udrv_iommu() {
+	for ko in $(cat /lib/modules/vfio/order 2>/dev/null); do
+		insmod /lib/modules/vfio/$ko || { fail "insmod $ko"; return; }
+	done
+	generic_load msi=1
+	echo vfio-pci > /sys/bus/pci/devices/$VFIO_PCI/driver_override
+	echo $VFIO_PCI > /sys/bus/pci/drivers/vfio-pci/bind ||
+		{ fail "bind $VFIO_PCI to vfio-pci"; return; }
+	note "udrv_iommu: edu $GEN_PCI on iio_pci_generic (msi=1) and edu" \
+		"$VFIO_PCI on vfio-pci, each in an IOMMU domain of its own"
+	rm -f /tmp/rtt.udrv_*
+	for run in 1 2 3; do
+		for b in iio:$GEN_PCI vfio:$VFIO_PCI; do
+			r=$(irq_rtt udrv "${b#*:}" "$ROUNDS" "/tmp/rtt.udrv_${b%%:*}") ||
+				fail "irq_rtt udrv ${b#*:}"
+			echo "R udrv_run ${b%%:*} $run $r"
+		done
+	done
+	for b in iio vfio; do
+		echo "R udrv_stats $b $(irq_rtt stats /tmp/rtt.udrv_$b)"
+	done
+	echo $VFIO_PCI > /sys/bus/pci/drivers/vfio-pci/unbind
+	generic_unload
 }
 
 for s in $sections; do

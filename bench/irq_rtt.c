@@ -18,6 +18,11 @@
  *		PCI_COMMAND_INTX_DISABLE with a 2-byte pwrite at offset 4
  *		of the device's sysfs config file; DEV = PCI address
  *		(0000:00:12.0), the uio node is found under its uio/ folder
+ *   udrv	through libudrv, on whatever DEV (a PCI address) is bound to
+ *		(iio_pci_generic or vfio-pci): the raise and acknowledge
+ *		through udrv_region_map()'s mapping, udrv_event_wait() for
+ *		the interrupt, udrv_event_unmask() after it (nothing with
+ *		MSI); every wait must return 1 event
  * round = t2 - t0, raise-to-read = t1 - t0.  Every read must return the
  * previous count + 1 (else the round is counted as lost).
  *
@@ -42,6 +47,7 @@
 
 #include "now_ns.h"
 #include "../tests/nvme/iio_udrv.h"
+#include "udrv.h"
 
 #define EDU_IRQ_STATUS	0x24
 #define EDU_IRQ_RAISE	0x60
@@ -157,7 +163,8 @@ static void uio_node(const char *pci, char *path, size_t len)
 
 int main(int argc, char **argv)
 {
-	enum { EDU, INTX, MSI, UIO } mode;
+	enum { EDU, INTX, MSI, UIO, UDRV } mode;
+	struct udrv_device *udev = NULL;
 	char path[256], evpath[256];
 	volatile uint32_t *regs;
 	uint32_t *rt, *rr, count, last, one = 1;
@@ -169,7 +176,7 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "stats"))
 		return stats(argv[2]);
 	if (argc != 5) {
-		fprintf(stderr, "usage: irq_rtt edu|intx|msi|uio DEV ROUNDS OUTFILE\n"
+		fprintf(stderr, "usage: irq_rtt edu|intx|msi|uio|udrv DEV ROUNDS OUTFILE\n"
 			"       irq_rtt stats OUTFILE\n");
 		return 2;
 	}
@@ -181,13 +188,27 @@ int main(int argc, char **argv)
 		mode = MSI;
 	else if (!strcmp(argv[1], "uio"))
 		mode = UIO;
+	else if (!strcmp(argv[1], "udrv"))
+		mode = UDRV;
 	else
 		die("unknown mode %s", argv[1]);
 	rounds = atoi(argv[3]);
 	if (rounds < 1)
 		die("bad ROUNDS");
 
-	if (mode == UIO) {
+	if (mode == UDRV) {
+		volatile void *p;
+
+		if (udrv_device_open(argv[2], &udev) ||
+		    udrv_region_map(udev, 0, &p, NULL) ||
+		    udrv_event_fd(udev, 0) < 0) {
+			errno = 0;
+			die("%s", udrv_strerror());
+		}
+		regs = p;
+		efd = -1;
+		snprintf(evpath, sizeof(evpath), "%s vector 0", argv[2]);
+	} else if (mode == UIO) {
 		uio_node(argv[2], evpath, sizeof(evpath));
 		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%.64s/resource0",
 			 argv[2]);
@@ -220,6 +241,11 @@ int main(int argc, char **argv)
 		die("unmask");
 	if (mode == INTX && write(efd, &one, 4) != 4)
 		die("unmask");
+	if (mode == UDRV && (udrv_event_consume(udev, 0) < 0 ||
+			     udrv_event_unmask(udev, 0))) {
+		errno = 0;
+		die("%s", udrv_strerror());
+	}
 
 	rt = calloc((size_t)rounds, sizeof(*rt));
 	rr = calloc((size_t)rounds, sizeof(*rr));
@@ -231,8 +257,17 @@ int main(int argc, char **argv)
 		alarm(5);
 		t0 = now_ns();
 		regs[EDU_IRQ_RAISE / 4] = 1;
-		if (read(efd, &count, 4) != 4)
+		if (mode == UDRV) {
+			int64_t n = udrv_event_wait(udev, 0, 5000);
+
+			if (n < 0) {
+				errno = 0;
+				die("%s", udrv_strerror());
+			}
+			count = last + (uint32_t)n;
+		} else if (read(efd, &count, 4) != 4) {
 			die("read %s", evpath);
+		}
 		t1 = now_ns();
 		switch (mode) {
 		case EDU:
@@ -250,6 +285,13 @@ int main(int argc, char **argv)
 			if (pwrite(cfg, &cmd, 2, PCI_COMMAND) != 2)
 				die("unmask");
 			break;
+		case UDRV:
+			regs[EDU_IRQ_ACK / 4] = 1;
+			if (udrv_event_unmask(udev, 0)) {
+				errno = 0;
+				die("%s", udrv_strerror());
+			}
+			break;
 		}
 		t2 = now_ns();
 		if (i > -WARMUP && count != last + 1)
@@ -261,6 +303,7 @@ int main(int argc, char **argv)
 		}
 	}
 	alarm(0);
+	udrv_device_close(udev);
 
 	out = fopen(argv[4], "ab");
 	if (!out)

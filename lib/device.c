@@ -292,11 +292,12 @@ int64_t udrv_event_wait(struct udrv_device *dev, unsigned int v,
 
 	if (!vec)
 		return err;
+	if (dev->gone)
+		return udrv_fail(ENODEV, "%s: the device went away", dev->name);
+	/* poll first: with an event pending it returns at once, so that a
+	 * wait costs a poll and a read, the least the nodes allow */
 	pfd = (struct pollfd){ .fd = vec->fd, .events = POLLIN };
 	for (;;) {
-		n = udrv_event_consume(dev, v);
-		if (n)
-			return n;
 		ret = poll(&pfd, 1, timeout_ms);
 		if (ret < 0)
 			return udrv_fail(errno, "%s: waiting on vector %u: %s",
@@ -305,8 +306,11 @@ int64_t udrv_event_wait(struct udrv_device *dev, unsigned int v,
 			return 0;
 		if (pfd.revents & (POLLERR | POLLHUP | POLLNVAL))
 			return udrv_device_lost(dev, "waiting for an event");
-		/* the next consume reads what poll saw (timeout not restarted:
-		 * POLLIN without a new count does not happen on either node) */
+		n = udrv_event_consume(dev, v);
+		if (n)
+			return n;
+		/* POLLIN but nothing new to consume (another reader took
+		 * it): wait again, the timeout not restarted */
 	}
 }
 
