@@ -49,12 +49,15 @@ static void load_vfio(void)
 	EXPECT(path_exists(VFIO_DRV));
 }
 
-/* @pci from its driver (if any) to vfio-pci */
+/* @pci from its driver (if any) to vfio-pci; nothing if it is there */
 static void bind_vfio(const char *pci)
 {
 	char path[128];
 
 	load_vfio();
+	snprintf(path, sizeof(path), VFIO_DRV "/%s", pci);
+	if (path_exists(path))
+		return;
 	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver", pci);
 	if (path_exists(path)) {
 		snprintf(path, sizeof(path),
@@ -67,6 +70,13 @@ static void bind_vfio(const char *pci)
 	EXPECT_EQ(write_text(VFIO_DRV "/bind", pci), 0);
 }
 
+/* the edu on vfio-pci, opened (each case binds it: they run apart) */
+static struct udrv_device *vfio_edu(void)
+{
+	bind_vfio(EDU);
+	return udrv_test_open(EDU);
+}
+
 static void identity_and_regions(void)
 {
 	struct udrv_device *dev;
@@ -74,8 +84,7 @@ static void identity_and_regions(void)
 	uint16_t vendor, device;
 	uint64_t size;
 
-	bind_vfio(EDU);
-	dev = udrv_test_open(EDU);
+	dev = vfio_edu();
 	EXPECT_STREQ(udrv_device_backend(dev), "vfio");
 	EXPECT_STREQ(udrv_device_name(dev), EDU);
 	EXPECT_UDRV(udrv_device_pci_id(dev, &vendor, &device, NULL), 0);
@@ -96,7 +105,7 @@ static void identity_and_regions(void)
 
 static void reads_writes_and_map(void)
 {
-	struct udrv_device *dev = udrv_test_open(EDU);
+	struct udrv_device *dev = vfio_edu();
 	volatile uint32_t *regs;
 	volatile void *p;
 	uint64_t v;
@@ -120,7 +129,7 @@ static void reads_writes_and_map(void)
 /* MSI through an eventfd: one factorial, one event, nothing to unmask */
 static void msi_event(void)
 {
-	struct udrv_device *dev = udrv_test_open(EDU);
+	struct udrv_device *dev = vfio_edu();
 	uint64_t v;
 
 	EXPECT(udrv_event_fd(dev, 0) >= 0);
@@ -138,7 +147,7 @@ static void msi_event(void)
 /* buffers at I/O virtual addresses from 1 MiB, one after the other */
 static void dma_at_iovas(void)
 {
-	struct udrv_device *dev = udrv_test_open(EDU);
+	struct udrv_device *dev = vfio_edu();
 	struct udrv_dma *a, *b;
 
 	EXPECT_UDRV(udrv_dma_alloc(dev, 100, &a), 0);
@@ -163,6 +172,7 @@ static void edu_example(void)
 	const char *out;
 	int status;
 
+	bind_vfio(EDU);
 	status = shell("udrv-edu " EDU " > /tmp/udrv-edu.out 2>&1");
 	out = read_text("/tmp/udrv-edu.out");
 	if (status || fnmatch(want, out, 0))
