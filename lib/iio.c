@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -288,6 +289,42 @@ static int iio_dev_setup(struct udrv_device *dev, int nr)
 	return err ? err : events_and_dma(dev);
 }
 
+static int region_fd(struct udrv_device *dev, unsigned int i);
+
+/*
+ * The driver's claim on the device, as vfio's group file and SPDK's lock
+ * files give one: an exclusive flock(2) on the node of the primary region
+ * (the region the events and DMA buffers belong to), which goes with the
+ * last file of the process; another udrv_device_open() of the device, in
+ * this process or another, fails with EBUSY.  Advisory: iioctl and
+ * programs without the library are not kept out.
+ */
+static int claim(struct udrv_device *dev)
+{
+	struct iio_dev *p = priv(dev);
+	unsigned int i;
+	int fd;
+
+	for (i = 0; i < UDRV_REGIONS_MAX; i++)
+		if (dev->regions[i].present && p->region[i].nr == p->primary)
+			break;
+	if (i == UDRV_REGIONS_MAX)
+		return udrv_fail(ENODEV, "%s: iio%d is none of its regions",
+				 dev->name, p->primary);
+	fd = region_fd(dev, i);
+	if (fd < 0)
+		return fd;
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		if (errno == EWOULDBLOCK)
+			return udrv_fail(EBUSY, "%s is in use by another driver "
+					 "(a libudrv program holds /dev/iio%d)",
+					 dev->name, p->primary);
+		return udrv_fail(errno, "%s: flock /dev/iio%d: %s", dev->name,
+				 p->primary, strerror(errno));
+	}
+	return 0;
+}
+
 int udrv_iio_open(struct udrv_device *dev, const char *spec)
 {
 	char addr[32], path[PATH_MAX], drv[64];
@@ -332,6 +369,8 @@ int udrv_iio_open(struct udrv_device *dev, const char *spec)
 		if (!err)
 			err = iio_dev_setup(dev, nr);
 	}
+	if (!err)
+		err = claim(dev);
 	if (!err)
 		return 0;
 fail:

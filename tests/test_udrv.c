@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "lib/iio_test.h"
 #include "lib/udrv_test.h"
@@ -97,6 +99,38 @@ static void open_errors(void)
 	/* uio_pci_generic's edu is neither ours nor vfio's */
 	EXPECT_UDRV(udrv_device_open("0000:00:12.0", &dev), -ENODEV);
 	EXPECT(strstr(udrv_strerror(), "bound to uio_pci_generic"));
+}
+
+/*
+ * One driver at a time: a second open, in this process or another, is
+ * refused while the first is open (flock), and works once it is closed or
+ * its process is gone.
+ */
+static void claim_is_exclusive(void)
+{
+	struct udrv_device *dev = udrv_test_open(EDU_STUB), *again;
+	int status;
+	pid_t pid;
+
+	EXPECT_UDRV(udrv_device_open(EDU_STUB, &again), -EBUSY);
+	EXPECT(strstr(udrv_strerror(), "in use by another driver"));
+	pid = MUST(fork());
+	if (!pid)
+		_exit(udrv_device_open(EDU_STUB, &again) == -EBUSY ? 0 : 1);
+	EXPECT_EQ(waitpid(pid, &status, 0), pid);
+	EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	udrv_device_close(dev);
+	/* a process that dies holding the device gives it back */
+	pid = MUST(fork());
+	if (!pid) {
+		if (udrv_device_open(EDU_STUB, &again))
+			_exit(1);
+		_exit(0);
+	}
+	EXPECT_EQ(waitpid(pid, &status, 0), pid);
+	EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	dev = udrv_test_open(EDU_STUB);
+	udrv_device_close(dev);
 }
 
 static void identity(void)
@@ -338,6 +372,7 @@ static void edu_example(void)
 static const struct check_case cases[] = {
 	CASE(open_by_every_name),
 	CASE(open_errors),
+	CASE(claim_is_exclusive),
 	CASE(identity),
 	CASE(regions_by_bar),
 	CASE(reads_and_writes),
