@@ -375,11 +375,14 @@ static void intx_pending_from_earlier_user(void)
 }
 
 /*
- * Suspend and resume (s2idle, devices suspended for pm_test's 5 s) with
- * an interrupt pending and INTx masked: the PCI core restores the device
+ * Suspend and resume (s2idle, devices suspended for 1 s: pm_test_delay,
+ * whose default 5 s of busy-waiting on a loaded host ran past RCU's stall
+ * limit of 21 s) with an interrupt pending and INTx masked: the PCI core restores the device
  * as it was, so INTx stays masked, the shared line is not disabled
  * ("nobody cared") and no event is counted; then it works on.
  */
+#define PM_TEST_DELAY "/sys/module/suspend/parameters/pm_test_delay"
+
 static void intx_masked_across_suspend(void)
 {
 	volatile uint32_t *regs;
@@ -391,9 +394,11 @@ static void intx_masked_across_suspend(void)
 	efd = MUST(open(iio_node(nr, "_event"), O_RDWR));
 	regs[EDU_IRQ_RAISE / 4] = 0x1;
 	wait_event(efd, 1);
+	EXPECT_EQ(write_text(PM_TEST_DELAY, "1"), 0);
 	EXPECT_EQ(write_text("/sys/power/pm_test", "devices"), 0);
 	EXPECT_EQ(write_text("/sys/power/state", "freeze"), 0);
 	EXPECT_EQ(write_text("/sys/power/pm_test", "none"), 0);
+	EXPECT_EQ(write_text(PM_TEST_DELAY, "5"), 0);
 	EXPECT(pci_command(EDU_PCI) & PCI_CMD_INTX_DISABLE);
 	EXPECT_EQ(kmsg_count("nobody cared"), 0);
 	EXPECT_EQ(read_num(iio_attr_path(nr, "event")), 1);
