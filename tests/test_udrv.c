@@ -27,14 +27,6 @@
 #define EDU_GENERIC	"0000:00:13.0"	/* left for iio_pci_generic */
 #define TESTDEV		"0000:00:19.0"	/* pci-testdev: a memory and a port BAR */
 
-#define EDU_ID		0x00
-#define EDU_LIVENESS	0x04
-#define EDU_FACTORIAL	0x08
-#define EDU_STATUS	0x20
-#define EDU_IRQ_STATUS	0x24
-#define EDU_IRQ_RAISE	0x60
-#define EDU_IRQ_ACK	0x64
-#define EDU_DMA_SRC	0x80
 
 static unsigned long long pci_num(const char *pci, const char *attr)
 {
@@ -181,15 +173,7 @@ static void reads_and_writes(void)
 	struct udrv_device *dev = udrv_test_open(EDU_STUB);
 	uint64_t v;
 
-	EXPECT_UDRV(udrv_read(dev, 0, EDU_ID, 4, &v), 0);
-	EXPECT_EQ(v, 0x010000ed);
-	EXPECT_UDRV(udrv_write(dev, 0, EDU_LIVENESS, 4, 0x0f0f1234), 0);
-	EXPECT_UDRV(udrv_read(dev, 0, EDU_LIVENESS, 4, &v), 0);
-	EXPECT_EQ(v, 0xf0f0edcb);
-	/* an 8-byte register, one 8-byte access each way */
-	EXPECT_UDRV(udrv_write(dev, 0, EDU_DMA_SRC, 8, 0x123456789abcull), 0);
-	EXPECT_UDRV(udrv_read(dev, 0, EDU_DMA_SRC, 8, &v), 0);
-	EXPECT_EQ(v, 0x123456789abcull);
+	udrv_test_edu_registers(dev);
 	/* the region's end, and past it */
 	EXPECT_UDRV(udrv_read(dev, 0, (1 << 20) - 4, 4, &v), 0);
 	EXPECT_UDRV(udrv_read(dev, 0, 1 << 20, 4, &v), -EINVAL);

@@ -23,11 +23,6 @@
 #define VFIO_DRV	"/sys/bus/pci/drivers/vfio-pci"
 #define VFIO_MODULES	"/lib/modules/vfio"
 
-#define EDU_ID		0x00
-#define EDU_LIVENESS	0x04
-#define EDU_FACTORIAL	0x08
-#define EDU_STATUS	0x20
-#define EDU_DMA_SRC	0x80
 
 /* Debian's vfio modules, in the order of their file "order" */
 static void load_vfio(void)
@@ -108,16 +103,8 @@ static void reads_writes_and_map(void)
 	struct udrv_device *dev = vfio_edu();
 	volatile uint32_t *regs;
 	volatile void *p;
-	uint64_t v;
 
-	EXPECT_UDRV(udrv_read(dev, 0, EDU_ID, 4, &v), 0);
-	EXPECT_EQ(v, 0x010000ed);
-	EXPECT_UDRV(udrv_write(dev, 0, EDU_LIVENESS, 4, 0x0f0f1234), 0);
-	EXPECT_UDRV(udrv_read(dev, 0, EDU_LIVENESS, 4, &v), 0);
-	EXPECT_EQ(v, 0xf0f0edcb);
-	EXPECT_UDRV(udrv_write(dev, 0, EDU_DMA_SRC, 8, 0x12345678abcull), 0);
-	EXPECT_UDRV(udrv_read(dev, 0, EDU_DMA_SRC, 8, &v), 0);
-	EXPECT_EQ(v, 0x12345678abcull);
+	udrv_test_edu_registers(dev);
 	EXPECT_UDRV(udrv_region_map(dev, 0, &p, NULL), 0);
 	regs = p;
 	EXPECT_EQ(regs[EDU_ID / 4], 0x010000ed);
