@@ -140,6 +140,7 @@ static void round_trip_by_read_write(void)
 static void buffer_file_bounds(void)
 {
 	char c = 0;
+	void *p;
 	int bfd;
 
 	nr = iio_must_find("edu", 0);
@@ -152,6 +153,13 @@ static void buffer_file_bounds(void)
 		     EINVAL);
 	EXPECT_ERRNO(mmap(NULL, 4096, PROT_READ, MAP_SHARED, bfd, BUF_SIZE),
 		     EINVAL);
+	/* starting inside the buffer and running past its end */
+	EXPECT_ERRNO(mmap(NULL, 2 * 4096, PROT_READ, MAP_SHARED, bfd,
+			  BUF_SIZE - 4096), EINVAL);
+	/* ... while its last page alone maps */
+	p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, bfd, BUF_SIZE - 4096);
+	EXPECT(p != MAP_FAILED);
+	munmap(p, 4096);
 	close(bfd);
 }
 

@@ -701,6 +701,114 @@ static void oneshot_relative_and_absolute(void)
 	dummy_reload("");
 }
 
+/*
+ * Arming again before the expiry moves the event: armed at +100 ms, then
+ * at +600 ms, it comes no earlier than 600 ms after the second write (by
+ * the guest's own CLOCK_MONOTONIC, the timer's clock), never at 100 ms,
+ * and only once.  The second arm is written at once after the first, and
+ * a guest too slow to write twice within 100 ms is said so, not counted.
+ */
+static void oneshot_rearm_moves_the_event(void)
+{
+	struct iio_oneshot req = { .time_ns = 100000000 };
+	uint64_t t1, t2, t;
+	uint32_t c0, c;
+	int fd;
+
+	dummy_reload("mode=oneshot");
+	nr = dummy_nr(0);
+	fd = open_event(O_RDWR);
+	c0 = read_num(iio_attr_path(nr, "event"));
+	t1 = now_ns();
+	EXPECT_EQ(write(fd, &req, sizeof(req)), sizeof(req));
+	req.time_ns = 600000000;
+	EXPECT_EQ(write(fd, &req, sizeof(req)), sizeof(req));
+	t2 = now_ns();
+	if (t2 - t1 >= 100000000ull)
+		FAIL("the two arms took %llu ms: the first may have fired",
+		     (unsigned long long)(t2 - t1) / 1000000);
+	c = event_read(fd);
+	t = now_ns();
+	EXPECT_EQ(c, c0 + 1);
+	EXPECT(t - t2 >= 600000000ull);
+	/* one event in all */
+	EXPECT_EQ(read_num(iio_attr_path(nr, "event")), c0 + 1);
+	close(fd);
+	dummy_reload("");
+}
+
+/*
+ * A time in the past fires at once: an absolute time 10 s ago and a
+ * relative 0 each give their event well before any time they could be
+ * mistaken for (10 s from now, a tick of the default 1 Hz), measured on
+ * the guest's clock; the read blocks, so the event is awaited, not
+ * sampled.
+ */
+static void oneshot_past_fires_at_once(void)
+{
+	struct iio_oneshot req = { .flags = IIO_ONESHOT_ABS };
+	uint64_t t0;
+	uint32_t c0;
+	int fd;
+
+	dummy_reload("mode=oneshot");
+	nr = dummy_nr(0);
+	fd = open_event(O_RDWR);
+	c0 = read_num(iio_attr_path(nr, "event"));
+	t0 = now_ns();
+	req.time_ns = (int64_t)t0 - 10000000000ll;
+	EXPECT_EQ(write(fd, &req, sizeof(req)), sizeof(req));
+	EXPECT_EQ(event_read(fd), c0 + 1);
+	EXPECT(now_ns() - t0 < 2000000000ull);
+	req.flags = 0;
+	req.time_ns = 0;
+	t0 = now_ns();
+	EXPECT_EQ(write(fd, &req, sizeof(req)), sizeof(req));
+	EXPECT_EQ(event_read(fd), c0 + 2);
+	EXPECT(now_ns() - t0 < 2000000000ull);
+	close(fd);
+	dummy_reload("");
+}
+
+/*
+ * An open file description has one count: dup(2) and fork(2) share it,
+ * so an event read through one is seen by the other; a second open(2)
+ * has its own.
+ */
+static void shared_description_shares_the_count(void)
+{
+	uint32_t c;
+	int fd, dupfd, own;
+	pid_t pid;
+
+	setup();
+	fd = open_event(O_RDONLY | O_NONBLOCK);
+	own = open_event(O_RDONLY | O_NONBLOCK);
+	dupfd = MUST(dup(fd));
+	event_inject(nr, 2);
+	EXPECT_EQ(event_read(fd), 2);
+	EXPECT_ERRNO(read(dupfd, &c, sizeof(c)), EAGAIN);
+	EXPECT_EQ(event_read(own), 2);
+
+	event_inject(nr, 1);
+	pid = fork();
+	if (pid == 0) {
+		/* the child reads the event through the shared description */
+		_exit(read(fd, &c, sizeof(c)) == 4 && c == 3 ? 0 : 1);
+	}
+	expect_child_ok(pid);
+	EXPECT_ERRNO(read(fd, &c, sizeof(c)), EAGAIN);
+	EXPECT_ERRNO(read(dupfd, &c, sizeof(c)), EAGAIN);
+	EXPECT_EQ(event_read(own), 3);
+	/* one description, one listener */
+	EXPECT_EQ(read_num(iio_attr_path(nr, "listener")), 2);
+	close(dupfd);
+	EXPECT_EQ(read_num(iio_attr_path(nr, "listener")), 2);
+	close(fd);
+	EXPECT_EQ(read_num(iio_attr_path(nr, "listener")), 1);
+	close(own);
+}
+
 static void several_dummies_apart(void)
 {
 	uint32_t c0, c1;
@@ -749,6 +857,9 @@ static const struct check_case cases[] = {
 	CASE(bad_sysfs_values),
 	CASE(sig_pid_sends_sigalrm),
 	CASE(oneshot_relative_and_absolute),
+	CASE(oneshot_rearm_moves_the_event),
+	CASE(oneshot_past_fires_at_once),
+	CASE(shared_description_shares_the_count),
 	CASE(several_dummies_apart),
 };
 CHECK_MAIN(cases)

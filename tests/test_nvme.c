@@ -565,6 +565,51 @@ static void intx_without_vectors(void)
 	nvme_unbind();
 }
 
+/* vector @k's listener count, from its node's own sysfs folder */
+static unsigned long long vector_listeners(int nr, int k)
+{
+	char path[192];
+
+	if (k)
+		snprintf(path, sizeof(path),
+			 "/sys/class/iio/iio%d/iio%d_event%d/listener", nr, nr, k);
+	else
+		snprintf(path, sizeof(path),
+			 "/sys/class/iio/iio%d/iio%d_event/listener", nr, nr);
+	return read_num(path);
+}
+
+/*
+ * Each vector's node counts its own listeners (iio(4): the node's folder
+ * has event and listener for that vector alone): files open for reading
+ * on vector 1 count there, not on vector 0 (the device's listener
+ * attribute is vector 0's) nor on vector 2; a write-only one nowhere.
+ */
+static void vector_listeners_apart(void)
+{
+	int nr = nvme_bind(), a, b, w;
+
+	EXPECT_EQ(vector_listeners(nr, 1), 0);
+	a = MUST(open(iio_node(nr, "_event1"), O_RDONLY));
+	b = MUST(open(iio_node(nr, "_event1"), O_RDWR));
+	w = MUST(open(iio_node(nr, "_event2"), O_WRONLY));
+	EXPECT_EQ(vector_listeners(nr, 1), 2);
+	EXPECT_EQ(vector_listeners(nr, 0), 0);
+	EXPECT_EQ(vector_listeners(nr, 2), 0);
+	EXPECT_EQ(read_num(iio_attr_path(nr, "listener")), 0);
+	close(a);
+	EXPECT_EQ(vector_listeners(nr, 1), 1);
+	close(b);
+	close(w);
+	EXPECT_EQ(vector_listeners(nr, 1), 0);
+	a = MUST(open(iio_node(nr, "_event"), O_RDONLY));
+	EXPECT_EQ(vector_listeners(nr, 0), 1);
+	EXPECT_EQ(read_num(iio_attr_path(nr, "listener")), 1);
+	EXPECT_EQ(vector_listeners(nr, 1), 0);
+	close(a);
+	nvme_unbind();
+}
+
 static const struct check_case cases[] = {
 	CASE_T(identify_strings_are_qemus, 120),
 	CASE_T(block_read_back_equals_file, 60),
@@ -584,5 +629,6 @@ static const struct check_case cases[] = {
 	CASE(clear_errors),
 	CASE_T(module_defaults_restored, 120),
 	CASE(intx_without_vectors),
+	CASE_T(vector_listeners_apart, 60),
 };
 CHECK_MAIN(cases)

@@ -320,7 +320,7 @@ static unsigned int pci_cap(const char *pci, unsigned int id)
 static void msix_table_kept(void)
 {
 	uint8_t before[64], after[64], junk[16];
-	unsigned int cap, table, pba, entries;
+	unsigned int cap, table, pba, entries, pba_len;
 	volatile uint32_t *bar;
 	size_t size;
 	int nr, fd;
@@ -347,6 +347,17 @@ static void msix_table_kept(void)
 	EXPECT_ERRNO(pwrite(fd, junk, 16, table + 16), EPERM);
 	EXPECT_ERRNO(pwrite(fd, junk, 4, table + entries * 16 - 4), EPERM);
 	EXPECT_ERRNO(pwrite(fd, junk, 8, pba), EPERM);
+	/* the PBA's last bytes (64 pending bits per 8 bytes, rounded up) */
+	pba_len = (entries + 63) / 64 * 8;
+	EXPECT_ERRNO(pwrite(fd, junk, 4, pba + pba_len - 4), EPERM);
+	/*
+	 * a write that starts right after the table or the PBA is the
+	 * device's (a doorbell of a queue that does not exist)
+	 */
+	if (table + entries * 16 != pba)
+		EXPECT_EQ(pwrite(fd, junk, 4, table + entries * 16), 4);
+	if (pba + pba_len != table && pba + pba_len < size)
+		EXPECT_EQ(pwrite(fd, junk, 4, pba + pba_len), 4);
 	/* a doorbell of a queue that does not exist, then the table */
 	EXPECT_EQ(pwrite(fd, junk, 8, table - 4), 4);
 	EXPECT_EQ(pread(fd, after, sizeof(after), table), sizeof(after));

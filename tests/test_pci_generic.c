@@ -539,6 +539,60 @@ static void msix_fallback_and_requested_dma(void)
 	pci_generic_reload("");
 }
 
+/*
+ * The module's parameter limits: vectors 1 to 8 (9 fails the load with
+ * EINVAL), dma_bits 24 to 64; dma_max=0 gives a bound device no
+ * dma_request attribute.
+ */
+static void module_parameter_limits(void)
+{
+	int nr;
+
+	EXPECT_EQ(module_unload("iio_pci_generic"), 0);
+	EXPECT_EQ(module_load("iio_pci_generic", "vectors=9"), EINVAL);
+	EXPECT_EQ(module_load("iio_pci_generic", "dma_bits=23"), EINVAL);
+	EXPECT_EQ(module_load("iio_pci_generic", "dma_bits=65"), EINVAL);
+	EXPECT(!path_exists(DRV));
+	pci_generic_reload("vectors=8");
+	pci_generic_reload("dma_bits=24");
+	pci_generic_reload("dma_bits=64");
+	pci_generic_reload("dma_max=0");
+	bind(EDU_PCI);
+	nr = pci_bar_nr(EDU_PCI, 0);
+	EXPECT(path_exists(iio_attr_path(nr, "dma_iommu")));
+	EXPECT(!path_exists(iio_attr_path(nr, "dma_request")));
+	unbind(EDU_PCI);
+	pci_generic_reload("");
+	bind(EDU_PCI);
+	EXPECT(path_exists(iio_attr_path(pci_bar_nr(EDU_PCI, 0), "dma_request")));
+	unbind(EDU_PCI);
+}
+
+/*
+ * dma_request: more than 4 MiB is EINVAL even where dma_max allows more
+ * (E2BIG is the stub's limit); written after the device went away (its
+ * file open across the unbind), ENODEV.
+ */
+static void dma_request_limits(void)
+{
+	int nr, fd;
+
+	pci_generic_reload("dma_bits=28 dma_max=0x1000000");
+	bind(EDU_PCI);
+	nr = pci_bar_nr(EDU_PCI, 0);
+	EXPECT_EQ(iio_dma_request(nr, "0x400001"), EINVAL);
+	EXPECT_EQ(iio_dma_request(nr, "0x1000001"), EINVAL);
+	EXPECT_EQ(iio_dma_request(nr, "0x-1"), EINVAL);
+	EXPECT(!path_exists(iio_attr_path(nr, "dma0")));
+	EXPECT_EQ(iio_dma_request(nr, "0x1000"), 0);
+	EXPECT(path_exists(iio_attr_path(nr, "dma0")));
+	fd = MUST(open(iio_attr_path(nr, "dma_request"), O_WRONLY));
+	unbind(EDU_PCI);
+	EXPECT_ERRNO(write(fd, "4096", 4), ENODEV);
+	close(fd);
+	pci_generic_reload("");
+}
+
 static const struct check_case cases[] = {
 	CASE(binds_nothing_by_itself),
 	CASE(every_bar_memory_and_ports),
@@ -552,5 +606,7 @@ static const struct check_case cases[] = {
 	CASE_T(unbind_bind_cycles_in_use, 90),
 	CASE(new_id_binds_too),
 	CASE_T(msix_fallback_and_requested_dma, 90),
+	CASE_T(module_parameter_limits, 90),
+	CASE_T(dma_request_limits, 60),
 };
 CHECK_MAIN(cases)

@@ -381,6 +381,33 @@ static void readv_writev(void)
 	close(fd);
 }
 
+/*
+ * O_APPEND has no effect: write and pwrite go to the file position (or
+ * the given one), not to the end (where a write would fail with ENOSPC).
+ */
+static void o_append_has_no_effect(void)
+{
+	unsigned char out[8], got[8];
+	int fd, plain;
+
+	setup();
+	fd = open_node("", O_RDWR | O_APPEND);
+	plain = open_node("", O_RDONLY);
+	fill(out, sizeof(out), 9);
+	EXPECT_EQ(lseek(fd, 16, SEEK_SET), 16);
+	EXPECT_EQ(write(fd, out, sizeof(out)), sizeof(out));
+	EXPECT_EQ(lseek(fd, 0, SEEK_CUR), 16 + sizeof(out));
+	EXPECT_EQ(pread(plain, got, sizeof(got), 16), sizeof(got));
+	EXPECT(!memcmp(got, out, sizeof(out)));
+	fill(out, sizeof(out), 77);
+	EXPECT_EQ(pwrite(fd, out, sizeof(out), 64), sizeof(out));
+	EXPECT_EQ(pread(plain, got, sizeof(got), 64), sizeof(got));
+	EXPECT(!memcmp(got, out, sizeof(out)));
+	EXPECT_EQ(lseek(fd, 0, SEEK_CUR), 16 + sizeof(out));
+	close(fd);
+	close(plain);
+}
+
 /* no ioctl on the region nodes */
 static void ioctl_is_enotty(void)
 {
@@ -412,5 +439,6 @@ static const struct check_case cases[] = {
 	CASE(short_read_leaves_rest),
 	CASE(readv_writev),
 	CASE(ioctl_is_enotty),
+	CASE(o_append_has_no_effect),
 };
 CHECK_MAIN(cases)

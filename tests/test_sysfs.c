@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,11 +19,25 @@ static void class_version(void)
 	EXPECT_STREQ(read_text("/sys/class/iio/version"), "1.0");
 }
 
+/*
+ * The dummy's attributes: each value, each file mode 0444 and one line
+ * ending in a newline, hex in lower case without leading zeros; event
+ * is the decimal count (3 injected events on a stopped timer), vectors 1,
+ * no DMA attributes (the dummy does no DMA).
+ */
 static void dummy_attributes(void)
 {
-	int nr;
+	static const char *const attrs[] = {
+		"name", "version", "physaddr", "size", "read_offset",
+		"read_len", "write_offset", "write_len", "type", "irq",
+		"event", "listener", "vectors",
+	};
+	char raw[64];
+	struct stat st;
+	ssize_t n;
+	int nr, fd, edu;
 
-	dummy_reload("");
+	dummy_reload("freq=0");
 	nr = dummy_nr(0);
 	EXPECT_STREQ(read_text(iio_attr_path(nr, "name")), "IIO dummy");
 	EXPECT_STREQ(read_text(iio_attr_path(nr, "version")), "1.0");
@@ -35,7 +50,35 @@ static void dummy_attributes(void)
 	EXPECT_STREQ(read_text(iio_attr_path(nr, "listener")), "0");
 	EXPECT_STREQ(read_text(iio_attr_path(nr, "type")), "mem");
 	EXPECT_STREQ(read_text(iio_attr_path(nr, "irq")), "cyclic");
-	read_num(iio_attr_path(nr, "event"));
+	EXPECT_STREQ(read_text(iio_attr_path(nr, "event")), "0");
+	event_inject(nr, 3);
+	EXPECT_STREQ(read_text(iio_attr_path(nr, "event")), "3");
+	EXPECT_STREQ(read_text(iio_attr_path(nr, "vectors")), "1");
+	EXPECT(!path_exists(iio_attr_path(nr, "dma_request")));
+	EXPECT(!path_exists(iio_attr_path(nr, "dma_iommu")));
+	/* hex with letters: edu's BAR (0xfe...) */
+	edu = iio_must_find("edu", 0);
+	EXPECT_EQ(strspn(read_text(iio_attr_path(edu, "physaddr")),
+			 "0x123456789abcdef"), 10);
+	for (size_t i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++) {
+		const char *path = iio_attr_path(nr, attrs[i]);
+
+		if (stat(path, &st))
+			FAIL("stat %s: %s", path, strerror(errno));
+		if ((st.st_mode & 07777) != 0444)
+			FAIL("%s: mode %o, not 0444", path, st.st_mode & 07777);
+		fd = MUST(open(path, O_RDONLY));
+		n = read(fd, raw, sizeof(raw) - 1);
+		close(fd);
+		if (n < 2 || raw[n - 1] != '\n' || memchr(raw, '\n', n - 1))
+			FAIL("%s: not one line ending in a newline", path);
+		raw[n] = 0;
+		if (!strncmp(raw, "0x", 2) &&
+		    (strspn(raw + 2, "0123456789abcdef") != (size_t)n - 3 ||
+		     (raw[2] == '0' && n > 4)))
+			FAIL("%s: %s not lower-case hex without leading zeros",
+			     path, raw);
+	}
 }
 
 static void oneshot_irq_attribute(void)
@@ -109,32 +152,109 @@ static void device_nodes(void)
 	check_node(nr, "_event", IIO_MINOR_EVENT);
 }
 
-/* /sys/class/iio holds one entry per device: iioN only */
+/*
+ * /sys/class/iio holds one entry per device, iioN, and version: exactly
+ * the numbers whose event nodes (always present, class iio_node) exist,
+ * the three dummies among them, and nothing else.
+ */
 static void one_class_entry_per_device(void)
 {
+	bool in_class[256] = { false }, in_nodes[256] = { false };
 	struct dirent *de;
-	int devices = 0;
+	int devices = 0, nodes = 0, n;
+	char *end;
 	DIR *dir;
 
 	dummy_reload("devices=3");
 	dir = opendir("/sys/class/iio");
 	EXPECT(dir);
 	while ((de = readdir(dir))) {
-		char *end;
-
 		if (de->d_name[0] == '.' || !strcmp(de->d_name, "version"))
 			continue;
 		if (strncmp(de->d_name, "iio", 3))
 			FAIL("unexpected entry %s", de->d_name);
-		strtol(de->d_name + 3, &end, 10);
-		if (*end)
+		n = strtol(de->d_name + 3, &end, 10);
+		if (*end || n < 0 || n > 255 || end == de->d_name + 3)
 			FAIL("unexpected entry %s", de->d_name);
+		in_class[n] = true;
 		devices++;
 	}
 	closedir(dir);
-	EXPECT(devices >= 3);
+	dir = opendir("/sys/class/iio_node");
+	EXPECT(dir);
+	while ((de = readdir(dir))) {
+		int len = 0;
+
+		/* len stays 0 unless the whole "_event" matched */
+		if (sscanf(de->d_name, "iio%d_event%n", &n, &len) == 1 &&
+		    len && !de->d_name[len] && n >= 0 && n < 256) {
+			in_nodes[n] = true;
+			nodes++;
+		}
+	}
+	closedir(dir);
+	EXPECT_EQ(devices, nodes);
+	for (n = 0; n < 256; n++)
+		if (in_class[n] != in_nodes[n])
+			FAIL("iio%d: %s in /sys/class/iio, %s event node", n,
+			     in_class[n] ? "" : "not", in_nodes[n] ? "an" : "no");
+	for (int i = 0; i < 3; i++)
+		EXPECT(in_class[dummy_nr(i)]);
+	EXPECT(devices >= 3 + 3);	/* the dummies, two edus, pci-testdev */
 	EXPECT(!path_exists("/sys/class/iio/iio0_in"));
 	dummy_reload("");
+}
+
+/* a node made by hand at /dev/iio-test-node of minor @min of @nr's major */
+static const char *hand_made(int nr, unsigned int min)
+{
+	static const char path[] = "/dev/iio-test-node";
+	unsigned int maj, m;
+
+	EXPECT_EQ(sscanf(read_text(iio_attr_path(nr, "dev")), "%u:%u", &maj, &m),
+		  2);
+	unlink(path);
+	if (mknod(path, S_IFCHR | 0600, makedev(maj, min)))
+		FAIL("mknod %s %u:%u: %s", path, maj, min, strerror(errno));
+	return path;
+}
+
+/*
+ * Nodes made by hand (iio(4), ERRORS): a window the device does not have
+ * is ENODEV, a minor no device has (an unused one of a device, a vector
+ * it lacks, a number nobody holds) ENXIO; a hand-made node of what
+ * exists opens the same device as devtmpfs's.
+ */
+static void hand_made_nodes(void)
+{
+	unsigned char a[8], b[8];
+	int edu = iio_must_find("edu", 0);
+	int port = iio_must_find("pci-testdev", 0);
+	int free_nr = 255;
+	int fd, dev;
+
+	EXPECT(!path_exists(iio_node(edu, "_out")));
+	EXPECT_ERRNO(open(hand_made(edu, edu * 16 + IIO_MINOR_OUT), O_RDONLY),
+		     ENODEV);
+	EXPECT(!path_exists(iio_node(port, "_in")));
+	EXPECT_ERRNO(open(hand_made(port, port * 16 + IIO_MINOR_IN), O_RDONLY),
+		     ENODEV);
+	EXPECT_EQ(read_num(iio_attr_path(edu, "vectors")), 1);
+	EXPECT_ERRNO(open(hand_made(edu, edu * 16 + IIO_MINOR_EVENT + 1),
+			  O_RDONLY), ENXIO);
+	EXPECT_ERRNO(open(hand_made(edu, edu * 16 + 11), O_RDONLY), ENXIO);
+	EXPECT_ERRNO(open(hand_made(edu, edu * 16 + 15), O_RDONLY), ENXIO);
+	EXPECT(!path_exists(iio_attr_path(free_nr, "name")));
+	EXPECT_ERRNO(open(hand_made(edu, free_nr * 16), O_RDONLY), ENXIO);
+
+	fd = MUST(open(hand_made(edu, edu * 16 + IIO_MINOR_REGION), O_RDONLY));
+	dev = MUST(open(iio_node(edu, ""), O_RDONLY));
+	EXPECT_EQ(pread(fd, a, sizeof(a), 0), sizeof(a));
+	EXPECT_EQ(pread(dev, b, sizeof(b), 0), sizeof(b));
+	EXPECT(!memcmp(a, b, sizeof(a)));	/* edu's identification */
+	close(fd);
+	close(dev);
+	unlink("/dev/iio-test-node");
 }
 
 static void numbers_from_zero_and_reused(void)
@@ -190,5 +310,6 @@ static const struct check_case cases[] = {
 	CASE(one_class_entry_per_device),
 	CASE_T(numbers_from_zero_and_reused, 90),
 	CASE(iio_pinned_by_stub),
+	CASE(hand_made_nodes),
 };
 CHECK_MAIN(cases)
