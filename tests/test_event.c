@@ -567,9 +567,19 @@ static void no_event_lost_across_cpus(void)
 	close(fd);
 }
 
+/*
+ * 100 Hz: twenty ticks are awaited (blocking reads, not a sleep's luck)
+ * and take at least 100 ms of the guest's clock, half their 200 (no
+ * faster than the frequency: the timer's expiries keep to its period's
+ * grid, so only a first tick later than 100 ms could shorten them); each
+ * tick wrote its count at offset 0.  Stopped (freq 0):
+ * nothing more comes, though 100 ms of the guest's clock pass, ten
+ * periods in which a running timer would have fired (its expiries come
+ * before the sleep's own).
+ */
 static void cyclic_ticks_write_count(void)
 {
-	uint64_t tick, count;
+	uint64_t tick, count, t1, t2;
 	uint32_t c1, c2;
 	int fd, mem;
 
@@ -578,12 +588,18 @@ static void cyclic_ticks_write_count(void)
 	EXPECT_EQ(write_text(dummy_attr(0, "freq"), "100"), 0);
 	EXPECT_STREQ(read_text(dummy_attr(0, "freq")), "100");
 	fd = open_event(O_RDONLY);
+	t1 = now_ns();
 	c1 = event_read(fd);
-	msleep(300);
-	c2 = event_read(fd);
-	EXPECT(c2 > c1 + 5);
+	do
+		c2 = event_read(fd);
+	while (c2 - c1 < 20);
+	t2 = now_ns();
+	check_note("%u ticks in %llu ms", c2 - c1,
+		   (unsigned long long)(t2 - t1) / 1000000);
+	EXPECT(t2 - t1 >= 100000000ull);
 	EXPECT_EQ(write_text(dummy_attr(0, "freq"), "0"), 0);
-	msleep(50);
+	/* a tick that was firing as freq was written has written by now */
+	msleep(20);
 	mem = MUST(open(iio_node(nr, ""), O_RDONLY));
 	EXPECT_EQ(pread(mem, &tick, 8, 0), 8);
 	count = read_num(dummy_attr(0, "count"));
@@ -591,7 +607,9 @@ static void cyclic_ticks_write_count(void)
 	EXPECT(count >= c2 - c1);
 	/* stopped: nothing more arrives */
 	c1 = read_num(iio_attr_path(nr, "event"));
+	t1 = now_ns();
 	msleep(100);
+	EXPECT(now_ns() - t1 >= 100000000ull);
 	EXPECT_EQ(read_num(iio_attr_path(nr, "event")), c1);
 	close(mem);
 	close(fd);
@@ -631,6 +649,7 @@ static void bad_sysfs_values(void)
 
 static void sig_pid_sends_sigalrm(void)
 {
+	uint64_t deadline;
 	char pid[16];
 
 	setup();
@@ -639,7 +658,10 @@ static void sig_pid_sends_sigalrm(void)
 	EXPECT_EQ(write_text(dummy_attr(0, "sig_pid"), pid), 0);
 	EXPECT_STREQ(read_text(dummy_attr(0, "sig_pid")), pid);
 	EXPECT_EQ(write_text(dummy_attr(0, "freq"), "50"), 0);
-	msleep(300);
+	/* until three signals came (5 s of the guest's clock at most) */
+	deadline = now_ns() + 5000000000ull;
+	while (sigalrm_count < 3 && now_ns() < deadline)
+		msleep(10);
 	EXPECT_EQ(write_text(dummy_attr(0, "freq"), "0"), 0);
 	EXPECT(sigalrm_count >= 3);
 	EXPECT_EQ(write_text(dummy_attr(0, "sig_pid"), "0"), 0);

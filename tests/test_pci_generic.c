@@ -201,6 +201,8 @@ static void intx_mask_and_unmask(void)
 	before = read_num(iio_attr_path(nr, "event"));
 	EXPECT_EQ(write(efd, &zero, 4), 4);	/* mask */
 	regs[EDU_IRQ_RAISE / 4] = 0x1;
+	/* the device interrupts, masked: a state, then no event either */
+	pci_wait_intx_held_back(EDU_PCI);
 	no_event(efd, 300);
 	unmask(efd);				/* the line is still asserted */
 	wait_event(efd, before + 1);
@@ -269,14 +271,21 @@ static void beside_iio_edu_on_a_shared_line(void)
 
 	gregs[EDU_IRQ_RAISE / 4] = 0x1;
 	wait_event(gfd, gbefore + 1);
+	/*
+	 * the line's other handler runs for the same interrupt, within
+	 * microseconds of the one that told the event: 200 ms are ample
+	 */
+	EXPECT_EQ(read_num(iio_attr_path(enr, "event")), ebefore);
 	no_event(efd, 200);
 
 	/*
 	 * The generic edu is masked and still pending (not acknowledged):
 	 * the iio edu's interrupt on the shared line is not its event.
 	 */
+	pci_wait_intx_held_back(EDU_PCI);
 	eregs[EDU_IRQ_RAISE / 4] = 0x1;	/* iio_edu acknowledges itself */
 	wait_event(efd, ebefore + 1);
+	EXPECT_EQ(read_num(iio_attr_path(gnr, "event")), gbefore + 1);
 	no_event(gfd, 200);
 	gregs[EDU_IRQ_ACK / 4] = gregs[EDU_IRQ_STATUS / 4];
 	unmask(gfd);

@@ -800,3 +800,16 @@ unsigned int pci_command(const char *pci)
 {
 	return pci_config(pci, 4, 2);
 }
+
+void pci_wait_intx_held_back(const char *pci)
+{
+	unsigned long long deadline = now_ms() + 5000;
+
+	while (!(pci_config(pci, 6, 2) & PCI_STATUS_INTX)) {
+		if (now_ms() > deadline)
+			FAIL("%s: no INTx pending within 5 s", pci);
+		msleep(1);
+	}
+	if (!(pci_command(pci) & PCI_CMD_INTX_DISABLE))
+		FAIL("%s: INTx pending and not masked", pci);
+}

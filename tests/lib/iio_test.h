@@ -177,5 +177,13 @@ unsigned int kmsg_count(const char *text);
 uint32_t pci_config(const char *pci, unsigned int off, size_t len);
 /* PCI_COMMAND of PCI device @pci */
 unsigned int pci_command(const char *pci);
+#define PCI_STATUS_INTX		0x08	/* PCI_STATUS's Interrupt Status */
+/*
+ * Until @pci asserts INTx inside (PCI_STATUS's interrupt bit), 5 s of the
+ * guest's clock at most, then that INTx is masked (PCI_COMMAND's Interrupt
+ * Disable): the interrupt is pending in the device and kept off the line,
+ * a state the tests check instead of waiting for nothing to happen.
+ */
+void pci_wait_intx_held_back(const char *pci);
 
 #endif
