@@ -13,6 +13,7 @@
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/select.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <sys/mman.h>
@@ -831,6 +832,76 @@ static void shared_description_shares_the_count(void)
 	close(own);
 }
 
+/* @path's permission bits */
+static unsigned int file_mode(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		FAIL("stat %s: %s", path, strerror(errno));
+	return st.st_mode & 07777;
+}
+
+/*
+ * iio_dummy(4)'s sysfs and parameters at their limits: count, freq and
+ * sig_pid are 0644; past 64 bits is ERANGE; sig_pid needs CAP_KILL (a
+ * root process without it: EPERM); injected events are not ticks
+ * (count and offset 0 stay); devices 0 to 16; a freq parameter over
+ * 100000 fails the load with ENODEV.
+ */
+static void dummy_sysfs_limits(void)
+{
+	char pid[16];
+	uint64_t tick;
+	pid_t child;
+	int mem;
+
+	setup();
+	EXPECT_EQ(file_mode(dummy_attr(0, "count")), 0644);
+	EXPECT_EQ(file_mode(dummy_attr(0, "freq")), 0644);
+	EXPECT_EQ(file_mode(dummy_attr(0, "sig_pid")), 0644);
+	EXPECT_EQ(write_text(dummy_attr(0, "count"), "18446744073709551616"),
+		  ERANGE);
+	EXPECT_EQ(write_text(dummy_attr(0, "freq"), "18446744073709551616"),
+		  ERANGE);
+
+	/* injected events leave the tick count and offset 0 alone */
+	EXPECT_EQ(write_text(dummy_attr(0, "count"), "7"), 0);
+	event_inject(nr, 5);
+	EXPECT_EQ(read_num(iio_attr_path(nr, "event")), 5);
+	EXPECT_STREQ(read_text(dummy_attr(0, "count")), "7");
+	mem = MUST(open(iio_node(nr, ""), O_RDONLY));
+	EXPECT_EQ(pread(mem, &tick, 8, 0), 8);
+	EXPECT_EQ(tick, 0);
+	close(mem);
+
+	/* root without CAP_KILL */
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	child = MUST(fork());
+	if (!child) {
+		struct { uint32_t version; int pid; } hdr = { 0x20080522, 0 };
+		struct { uint32_t eff, perm, inh; } data[2];
+
+		if (syscall(SYS_capget, &hdr, data))
+			_exit(2);
+		data[0].eff &= ~(1u << 5);	/* CAP_KILL */
+		if (syscall(SYS_capset, &hdr, data))
+			_exit(3);
+		_exit(write_text(dummy_attr(0, "sig_pid"), pid) == EPERM ? 0 : 1);
+	}
+	expect_child_ok(child);
+	EXPECT_STREQ(read_text(dummy_attr(0, "sig_pid")), "0");
+
+	dummy_reload("devices=16 freq=0");
+	EXPECT(dummy_nr(15) >= 0);
+	dummy_reload("devices=0");
+	EXPECT_EQ(iio_find_by_parent("iio_dummy.0"), -1);
+	EXPECT_EQ(module_unload("iio_dummy"), 0);
+	EXPECT_EQ(module_load("iio_dummy", "freq=100001"), ENODEV);
+	EXPECT_EQ(module_load("iio_dummy", "freq=100000"), 0);
+	dummy_reload("");
+}
+
 static void several_dummies_apart(void)
 {
 	uint32_t c0, c1;
@@ -883,5 +954,6 @@ static const struct check_case cases[] = {
 	CASE(oneshot_past_fires_at_once),
 	CASE(shared_description_shares_the_count),
 	CASE(several_dummies_apart),
+	CASE(dummy_sysfs_limits),
 };
 CHECK_MAIN(cases)
