@@ -529,6 +529,13 @@ static void aer_error_reported_and_recovered(void)
 
 	strcpy(pci, behind(PORT3_PCI));
 	nr = bind_generic_bar(pci, 4);	/* modern virtio: its registers */
+	/*
+	 * two BARs (modern virtio on PCIe: MSI-X BAR1, registers BAR4): the
+	 * interrupt is the lowest BAR's, the other has none
+	 */
+	EXPECT_STREQ(read_text(iio_attr_path(nr, "irq")), "none");
+	EXPECT(strcmp(read_text(iio_attr_path(pci_bar_nr(pci, 1), "irq")),
+		      "none"));
 	virtio_answers(nr, 1);
 	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/errors", pci);
 	efd = MUST(open(path, O_RDONLY));
