@@ -160,6 +160,25 @@ static void expect_dma(int nr, int k)
 }
 
 /*
+ * The REMOVE of @e comes after those it must follow (iio(4)): every DMA
+ * buffer's before any node's, and everything before the class device's
+ * (expected[0]).
+ */
+static void remove_in_order(const struct expected *e)
+{
+	for (int i = 0; i < n_expected; i++) {
+		const struct expected *o = &expected[i];
+
+		if (o == e || o->seen)
+			continue;
+		if (e == &expected[0] ||
+		    (!strcmp(o->subsystem, "iio_dma") &&
+		     strcmp(e->subsystem, "iio_dma")))
+			FAIL("REMOVE of %s before that of %s", e->name, o->name);
+	}
+}
+
+/*
  * The uevents of @action ("add", "remove") of every expected device, each
  * once, with its SUBSYSTEM and DEVTYPE (and DEVNAME for a node); on an ADD
  * the device opens at once and the rule for @parent is applied.
@@ -204,6 +223,9 @@ static void wait_uevents(int sock, const char *action, const char *parent)
 					     e->name, expected[0].name);
 				open_on_add(&ev);
 				apply_rule(&ev, parent);
+			} else {
+				/* buffers', then nodes', the class device's last */
+				remove_in_order(e);
 			}
 			e->seen = true;
 			seen++;
