@@ -602,6 +602,36 @@ static void dma_request_limits(void)
 	pci_generic_reload("");
 }
 
+/*
+ * msi=1 on pci-testdev, which has neither MSI nor an interrupt pin: the
+ * stub says it falls back to INTx, then that there is no interrupt, and
+ * binds without an event source (irq none, irq_mode none, EIO).
+ */
+static void no_msi_no_interrupt(void)
+{
+	unsigned int fallbacks, none;
+	uint32_t v;
+	int nr, efd;
+
+	fallbacks = kmsg_count(TESTDEV_PCI ": no MSI, falling back to INTx");
+	none = kmsg_count(TESTDEV_PCI ": no interrupt: its event device gives EIO");
+	pci_generic_reload("msi=1");
+	bind(TESTDEV_PCI);
+	EXPECT_EQ(kmsg_count(TESTDEV_PCI ": no MSI, falling back to INTx"),
+		  fallbacks + 1);
+	EXPECT_EQ(kmsg_count(TESTDEV_PCI ": no interrupt: its event device gives EIO"),
+		  none + 1);
+	EXPECT_STREQ(read_text("/sys/bus/pci/devices/" TESTDEV_PCI "/irq_mode"),
+		     "none");
+	nr = pci_bar_nr(TESTDEV_PCI, 0);
+	EXPECT_STREQ(read_text(iio_attr_path(nr, "irq")), "none");
+	efd = MUST(open(iio_node(nr, "_event"), O_RDWR));
+	EXPECT_ERRNO(read(efd, &v, 4), EIO);
+	close(efd);
+	unbind(TESTDEV_PCI);
+	pci_generic_reload("");
+}
+
 static const struct check_case cases[] = {
 	CASE(binds_nothing_by_itself),
 	CASE(every_bar_memory_and_ports),
@@ -617,5 +647,6 @@ static const struct check_case cases[] = {
 	CASE_T(msix_fallback_and_requested_dma, 90),
 	CASE_T(module_parameter_limits, 90),
 	CASE_T(dma_request_limits, 60),
+	CASE_T(no_msi_no_interrupt, 60),
 };
 CHECK_MAIN(cases)
