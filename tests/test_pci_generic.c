@@ -566,15 +566,15 @@ static void module_parameter_limits(void)
 	pci_generic_reload("dma_bits=24");
 	pci_generic_reload("dma_bits=64");
 	pci_generic_reload("dma_max=0");
-	bind(EDU_PCI);
+	pci_generic_bind(EDU_PCI);
 	nr = pci_bar_nr(EDU_PCI, 0);
 	EXPECT(path_exists(iio_attr_path(nr, "dma_iommu")));
 	EXPECT(!path_exists(iio_attr_path(nr, "dma_request")));
-	unbind(EDU_PCI);
+	pci_generic_unbind(EDU_PCI);
 	pci_generic_reload("");
-	bind(EDU_PCI);
+	pci_generic_bind(EDU_PCI);
 	EXPECT(path_exists(iio_attr_path(pci_bar_nr(EDU_PCI, 0), "dma_request")));
-	unbind(EDU_PCI);
+	pci_generic_unbind(EDU_PCI);
 }
 
 /*
@@ -587,7 +587,7 @@ static void dma_request_limits(void)
 	int nr, fd;
 
 	pci_generic_reload("dma_bits=28 dma_max=0x1000000");
-	bind(EDU_PCI);
+	pci_generic_bind(EDU_PCI);
 	nr = pci_bar_nr(EDU_PCI, 0);
 	EXPECT_EQ(iio_dma_request(nr, "0x400001"), EINVAL);
 	EXPECT_EQ(iio_dma_request(nr, "0x1000001"), EINVAL);
@@ -596,7 +596,7 @@ static void dma_request_limits(void)
 	EXPECT_EQ(iio_dma_request(nr, "0x1000"), 0);
 	EXPECT(path_exists(iio_attr_path(nr, "dma0")));
 	fd = MUST(open(iio_attr_path(nr, "dma_request"), O_WRONLY));
-	unbind(EDU_PCI);
+	pci_generic_unbind(EDU_PCI);
 	EXPECT_ERRNO(write(fd, "4096", 4), ENODEV);
 	close(fd);
 	pci_generic_reload("");
@@ -616,7 +616,7 @@ static void no_msi_no_interrupt(void)
 	fallbacks = kmsg_count(TESTDEV_PCI ": no MSI, falling back to INTx");
 	none = kmsg_count(TESTDEV_PCI ": no interrupt: its event device gives EIO");
 	pci_generic_reload("msi=1");
-	bind(TESTDEV_PCI);
+	pci_generic_bind(TESTDEV_PCI);
 	EXPECT_EQ(kmsg_count(TESTDEV_PCI ": no MSI, falling back to INTx"),
 		  fallbacks + 1);
 	EXPECT_EQ(kmsg_count(TESTDEV_PCI ": no interrupt: its event device gives EIO"),
@@ -628,7 +628,7 @@ static void no_msi_no_interrupt(void)
 	efd = MUST(open(iio_node(nr, "_event"), O_RDWR));
 	EXPECT_ERRNO(read(efd, &v, 4), EIO);
 	close(efd);
-	unbind(TESTDEV_PCI);
+	pci_generic_unbind(TESTDEV_PCI);
 	pci_generic_reload("");
 }
 
