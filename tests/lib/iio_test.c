@@ -688,15 +688,32 @@ void *canary_page(uint8_t fill, uint64_t limit, uint64_t avoid,
 
 #define FAULT_MARKER	"iio-test: expect an IOMMU fault: device %s address 0x%llx"
 
-void iommu_fault_expect(const char *pci, uint64_t addr)
+/* one line to the kernel log, for qemu/log-check */
+static void kmsg_line(const char *line)
 {
-	char line[128];
 	int fd = MUST(open("/dev/kmsg", O_WRONLY));
-	int len = snprintf(line, sizeof(line), FAULT_MARKER, pci,
-			   (unsigned long long)addr);
+	size_t len = strlen(line);
 
 	EXPECT_EQ(write(fd, line, len), len);
 	close(fd);
+}
+
+void iommu_fault_expect(const char *pci, uint64_t addr)
+{
+	char line[128];
+
+	snprintf(line, sizeof(line), FAULT_MARKER, pci,
+		 (unsigned long long)addr);
+	kmsg_line(line);
+}
+
+void warning_expect(const char *function)
+{
+	char line[128];
+
+	snprintf(line, sizeof(line), "iio-test: expect a kernel warning in %s",
+		 function);
+	kmsg_line(line);
 }
 
 unsigned int iommu_fault_wait(const char *pci, uint64_t addr, unsigned int ms)
@@ -751,6 +768,11 @@ uint8_t *edu_dma_at_canary(int nr, const uint8_t *pattern, uint8_t fill,
 /* The kernel log. */
 unsigned int kmsg_count(const char *text)
 {
+	return kmsg_count_with(text, NULL);
+}
+
+unsigned int kmsg_count_with(const char *text, const char *also)
+{
 	unsigned int n = 0;
 	char rec[8192];
 	ssize_t len;
@@ -775,7 +797,7 @@ unsigned int kmsg_count(const char *text)
 		end = strchr(++msg, '\n');
 		if (end)
 			*end = 0;
-		if (strstr(msg, text))
+		if (strstr(msg, text) && (!also || strstr(msg, also)))
 			n++;
 	}
 	close(fd);

@@ -145,6 +145,11 @@ void *canary_page(uint8_t fill, uint64_t limit, uint64_t avoid,
  */
 void iommu_fault_expect(const char *pci, uint64_t addr);
 /*
+ * Announce to qemu/log-check that the kernel will print one WARNING in
+ * @function (a function of ours, warning on a documented misuse).
+ */
+void warning_expect(const char *function);
+/*
  * Wait up to @ms for the kernel's report of the IOMMU's fault of PCI
  * device @pci at bus address @addr (intel's DMAR: "Request device
  * [00:10.0] fault addr 0x..."): the number of such reports (kmsg_count()),
@@ -169,6 +174,8 @@ uint8_t *edu_dma_at_canary(int nr, const uint8_t *pattern, uint8_t fill,
  * that the ring still holds) whose text contains @text.
  */
 unsigned int kmsg_count(const char *text);
+/* The same, of messages that contain both @text and @also. */
+unsigned int kmsg_count_with(const char *text, const char *also);
 
 /* PCI configuration space: the command register's bits the tests check. */
 #define PCI_CMD_MASTER		0x4	/* PCI_COMMAND's Bus Master Enable */

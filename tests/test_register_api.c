@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_register_api.c - iio_register_device(9)'s RETURN VALUE and Events
+ * sections: every documented error of iio_register_device(),
+ * iio_event_set_freq(), iio_event_arm() and iio_event_write_oneshot(),
+ * and iio_event_add_vector()'s vectors, driven through the test-only stub
+ * iio_test_api.ko (tests/kmod/, /lib/modules/test/ in the guest): each
+ * action's name written to its "run" parameter, its return value read
+ * back from "result".  Each bad argument comes with the nearest good one
+ * (the boundary), so that an error is proved to come from that argument.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "lib/iio_test.h"
+
+#define API_KO		"/lib/modules/test/iio_test_api.ko"
+#define API_PARAM	"/sys/module/iio_test_api/parameters/"
+/* iio_register_device(9): "all 256 numbers" */
+#define IIO_NUMBERS	256
+#define ONESHOT_SIZE	16	/* sizeof(struct iio_oneshot), iio_uapi.h */
+
+static void api_load(void)
+{
+	int fd = MUST(open(API_KO, O_RDONLY | O_CLOEXEC));
+
+	if (syscall(SYS_finit_module, fd, "", 0) && errno != EEXIST)
+		FAIL("finit_module(%s): errno %d (%s)", API_KO, errno,
+		     strerror(errno));
+	close(fd);
+}
+
+static void api_unload(void)
+{
+	EXPECT_EQ(module_unload("iio_test_api"), 0);
+}
+
+/* the numbers of the devices in /sys/class/iio: how many, the lowest free */
+static int iio_devices(int *lowest_free)
+{
+	char used[IIO_NUMBERS] = { 0 };
+	struct dirent *de;
+	int n = 0, nr;
+	DIR *dir;
+
+	dir = opendir("/sys/class/iio");
+	EXPECT(dir);
+	while ((de = readdir(dir))) {
+		if (sscanf(de->d_name, "iio%d", &nr) != 1)
+			continue;
+		EXPECT(nr >= 0 && nr < IIO_NUMBERS);
+		used[nr] = 1;
+		n++;
+	}
+	closedir(dir);
+	if (lowest_free) {
+		for (nr = 0; nr < IIO_NUMBERS && used[nr]; nr++)
+			;
+		*lowest_free = nr;
+	}
+	return n;
+}
+
+/* runs the stub's action @name; its return value */
+static long api(const char *name)
+{
+	int err = write_text(API_PARAM "run", name);
+
+	if (err)
+		FAIL("run %s: errno %d (%s)", name, err, strerror(err));
+	return (long)read_num(API_PARAM "result");
+}
+
+/*
+ * @name must return @want (a negative errno, or 0), and leave no device
+ * registered: the same devices before and after.
+ */
+static void expect_api(const char *name, long want)
+{
+	int before = iio_devices(NULL);
+	long got = api(name);
+
+	if (got != want)
+		FAIL("%s returned %ld (%s), want %ld (%s)", name, got,
+		     got < 0 ? strerror((int)-got) : "", want,
+		     want < 0 ? strerror((int)-want) : "");
+	EXPECT_EQ(iio_devices(NULL), before);
+}
+
+/* @name's registration must succeed, with the lowest free number */
+static void expect_registers(const char *name)
+{
+	int lowest, before = iio_devices(&lowest);
+	long got = api(name);
+
+	if (got != lowest)
+		FAIL("%s returned %ld (%s), want %d, the lowest free number",
+		     name, got, got < 0 ? strerror((int)-got) : "", lowest);
+	EXPECT_EQ(iio_devices(NULL), before);
+}
+
+/* the stub checks its own actions: an unknown one is refused */
+static void unknown_action_refused(void)
+{
+	api_load();
+	EXPECT_EQ(write_text(API_PARAM "run", "no_such_action"), EINVAL);
+	api_unload();
+}
+
+static void register_valid_lowest_number(void)
+{
+	api_load();
+	expect_registers("valid");
+	api_unload();
+}
+
+/* no name, version or size */
+static void register_einval_required_fields(void)
+{
+	api_load();
+	expect_api("no_name", -EINVAL);
+	expect_api("no_version", -EINVAL);
+	expect_api("no_size", -EINVAL);
+	api_unload();
+}
+
+/* both virtaddr and kernaddr; kernaddr not page-aligned; ports */
+static void register_einval_region(void)
+{
+	api_load();
+	expect_api("virtaddr_and_kernaddr", -EINVAL);
+	expect_api("kernaddr_unaligned", -EINVAL);
+	expect_registers("ports_at_limit");
+	expect_api("ports_end_beyond_limit", -EINVAL);
+	expect_api("ports_start_beyond_limit", -EINVAL);
+	api_unload();
+}
+
+/* a window outside the region */
+static void register_einval_windows(void)
+{
+	api_load();
+	expect_registers("windows_whole_region");
+	expect_api("read_window_past_end", -EINVAL);
+	expect_api("read_window_outside", -EINVAL);
+	expect_api("write_window_past_end", -EINVAL);
+	expect_api("write_window_outside", -EINVAL);
+	api_unload();
+}
+
+/* a real irq without handler; irq below IIO_IRQ_ONESHOT */
+static void register_einval_irq(void)
+{
+	api_load();
+	expect_registers("irq_with_handler");
+	expect_api("irq_without_handler", -EINVAL);
+	expect_api("irq_below_oneshot", -EINVAL);
+	api_unload();
+}
+
+/* a cyclic freq above IIO_MAX_FREQ; the other modes ignore it */
+static void register_einval_freq(void)
+{
+	api_load();
+	expect_registers("cyclic_max_freq");
+	expect_api("cyclic_freq_too_high", -EINVAL);
+	expect_registers("oneshot_freq_ignored");
+	api_unload();
+}
+
+/* more than IIO_MAX_VECTORS vectors */
+static void register_einval_vectors(void)
+{
+	api_load();
+	expect_registers("max_vectors");
+	expect_api("too_many_vectors", -EINVAL);
+	api_unload();
+}
+
+/* inconsistent DMA sizes: too large, after the first 0, without dma_dev */
+static void register_einval_dma(void)
+{
+	api_load();
+	expect_registers("dma_max_size");
+	expect_api("dma_too_large", -EINVAL);
+	expect_api("dma_size_after_end", -EINVAL);
+	expect_api("dma_without_dev", -EINVAL);
+	api_unload();
+}
+
+/*
+ * ENOSPC when all 256 numbers are in use: the stub registers until a
+ * registration fails; with the devices already there, exactly 256.
+ */
+static void register_enospc_at_256(void)
+{
+	int before = iio_devices(NULL);
+
+	api_load();
+	expect_api("fill", -ENOSPC);
+	EXPECT_EQ(read_num(API_PARAM "count") + before, IIO_NUMBERS);
+	/* every number free again */
+	expect_registers("valid");
+	api_unload();
+}
+
+/*
+ * The interrupt is requested with IRQF_SHARED: a line another driver
+ * holds unshared gives request_irq()'s EBUSY, one it shares works.
+ */
+static void register_ebusy_unshared_line(void)
+{
+	api_load();
+	expect_api("irq_held_unshared", -EBUSY);
+	expect_registers("irq_held_shared");
+	api_unload();
+}
+
+/* IIO_THREADED: every driver on the line must use IRQF_ONESHOT */
+static void register_threaded_needs_oneshot(void)
+{
+	api_load();
+	expect_api("irq_threaded_beside_not_oneshot", -EBUSY);
+	expect_registers("irq_threaded_beside_oneshot");
+	api_unload();
+}
+
+/*
+ * iio_event_set_freq(): 0 (the field follows: the stub reports ERANGE if
+ * not); EINVAL if not cyclic or freq > IIO_MAX_FREQ; ENODEV if not
+ * registered or being unregistered (revoked).
+ */
+static void set_freq_errors(void)
+{
+	api_load();
+	expect_api("set_freq_cyclic", 0);
+	expect_api("set_freq_max", 0);
+	expect_api("set_freq_stop", 0);
+	expect_api("set_freq_too_high", -EINVAL);
+	expect_api("set_freq_oneshot", -EINVAL);
+	expect_api("set_freq_no_source", -EINVAL);
+	expect_api("set_freq_never_registered", -ENODEV);
+	expect_api("set_freq_unregistered", -ENODEV);
+	expect_api("set_freq_revoked", -ENODEV);
+	api_unload();
+}
+
+/*
+ * iio_event_arm(): 0 (a time in the past too); EINVAL if not one-shot or
+ * a relative time is negative; ENODEV as above.
+ */
+static void arm_errors(void)
+{
+	api_load();
+	expect_api("arm_relative", 0);
+	expect_api("arm_absolute_past", 0);
+	expect_api("arm_relative_negative", -EINVAL);
+	expect_api("arm_cyclic", -EINVAL);
+	expect_api("arm_no_source", -EINVAL);
+	expect_api("arm_never_registered", -ENODEV);
+	expect_api("arm_unregistered", -ENODEV);
+	expect_api("arm_revoked", -ENODEV);
+	api_unload();
+}
+
+/*
+ * iio_event_write_oneshot(): count; EINVAL for a size other than 16,
+ * unknown flags, a non-zero reserved, a negative relative time, a device
+ * that is not one-shot; ENODEV as above.
+ */
+static void write_oneshot_errors(void)
+{
+	api_load();
+	expect_api("write_oneshot_relative", ONESHOT_SIZE);
+	expect_api("write_oneshot_absolute_past", ONESHOT_SIZE);
+	expect_api("write_oneshot_short", -EINVAL);
+	expect_api("write_oneshot_long", -EINVAL);
+	expect_api("write_oneshot_unknown_flag", -EINVAL);
+	expect_api("write_oneshot_reserved", -EINVAL);
+	expect_api("write_oneshot_relative_negative", -EINVAL);
+	expect_api("write_oneshot_cyclic", -EINVAL);
+	expect_api("write_oneshot_unregistered", -ENODEV);
+	api_unload();
+}
+
+/* events for a device that is not registered do nothing (no oops) */
+static void event_add_unregistered_noop(void)
+{
+	api_load();
+	expect_api("add_unregistered", 0);
+	api_unload();
+}
+
+/* @fd has an unseen event: poll() at once, no waiting */
+static int event_pending(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	return MUST(poll(&p, 1, 0)) == 1 && (p.revents & POLLIN);
+}
+
+/* the kernel log's warnings (WARNING: lines) in iio_event_add_vector() */
+static unsigned int add_vector_warnings(void)
+{
+	return kmsg_count_with("WARNING: ", "iio_event_add_vector+0x");
+}
+
+/*
+ * iio_event_add_vector(): an event on that vector's node only; a vector
+ * the device does not have is a stub's bug: no event anywhere, and a
+ * WARN_ON_ONCE (announced to qemu/log-check, which accepts exactly one).
+ */
+static void add_vector_events(void)
+{
+	int nr, fd0, fd1;
+	unsigned int warned;
+
+	api_load();
+	nr = (int)api("hold_vectors");
+	EXPECT(nr >= 0);
+	EXPECT_EQ(read_num(API_PARAM "vector_dev"), nr);
+	EXPECT(path_exists(iio_node(nr, "_event1")));
+	EXPECT(!path_exists(iio_node(nr, "_event2")));
+	fd0 = MUST(open(iio_node(nr, "_event"), O_RDONLY | O_NONBLOCK));
+	fd1 = MUST(open(iio_node(nr, "_event1"), O_RDONLY | O_NONBLOCK));
+
+	EXPECT_EQ(api("add_vector_1"), 0);
+	EXPECT(!event_pending(fd0));
+	EXPECT(event_pending(fd1));
+	EXPECT_EQ(event_read(fd1), 1);
+	EXPECT_EQ(api("add_vector_0"), 0);
+	EXPECT(event_pending(fd0));
+	EXPECT(!event_pending(fd1));
+	EXPECT_EQ(event_read(fd0), 1);
+
+	/*
+	 * Once per boot: the first call warns (announced), later ones do
+	 * not (a second run of this program in one boot sees no new one).
+	 */
+	warned = add_vector_warnings();
+	EXPECT(warned <= 1);
+	if (!warned)
+		warning_expect("iio_event_add_vector");
+	EXPECT_EQ(api("add_vector_2"), 0);
+	EXPECT(!event_pending(fd0));
+	EXPECT(!event_pending(fd1));
+	EXPECT_EQ(add_vector_warnings(), 1);
+	EXPECT_EQ(api("add_vector_2"), 0);
+	EXPECT(!event_pending(fd0));
+	EXPECT(!event_pending(fd1));
+	EXPECT_EQ(add_vector_warnings(), 1);
+
+	close(fd0);
+	close(fd1);
+	EXPECT_EQ(api("release"), 0);
+	EXPECT_EQ((int)read_num(API_PARAM "vector_dev"), -1);
+	EXPECT(!path_exists(iio_node(nr, "_event")));
+	api_unload();
+}
+
+static const struct check_case cases[] = {
+	CASE(unknown_action_refused),
+	CASE(register_valid_lowest_number),
+	CASE(register_einval_required_fields),
+	CASE(register_einval_region),
+	CASE(register_einval_windows),
+	CASE(register_einval_irq),
+	CASE(register_einval_freq),
+	CASE(register_einval_vectors),
+	CASE(register_einval_dma),
+	CASE_T(register_enospc_at_256, 120),
+	CASE(register_ebusy_unshared_line),
+	CASE(register_threaded_needs_oneshot),
+	CASE(set_freq_errors),
+	CASE(arm_errors),
+	CASE(write_oneshot_errors),
+	CASE(event_add_unregistered_noop),
+	CASE(add_vector_events),
+};
+
+CHECK_MAIN(cases)
