@@ -289,6 +289,20 @@ static void write_oneshot_errors(void)
 	api_unload();
 }
 
+/*
+ * iio_unregister_device() (and iio_revoke_device()) of a device whose
+ * registration failed, or a second time, does nothing (no oops, nothing
+ * left registered).
+ */
+static void unregister_failed_or_twice_noop(void)
+{
+	api_load();
+	expect_api("unregister_failed", -EINVAL);
+	expect_api("unregister_twice", 0);
+	expect_registers("valid");
+	api_unload();
+}
+
 /* events for a device that is not registered do nothing (no oops) */
 static void event_add_unregistered_noop(void)
 {
@@ -380,6 +394,7 @@ static const struct check_case cases[] = {
 	CASE(set_freq_errors),
 	CASE(arm_errors),
 	CASE(write_oneshot_errors),
+	CASE(unregister_failed_or_twice_noop),
 	CASE(event_add_unregistered_noop),
 	CASE(add_vector_events),
 };

@@ -562,6 +562,31 @@ static long write_oneshot_unregistered(struct iio_device *d)
 	return iio_event_write_oneshot(d, &req, sizeof(req));
 }
 
+/* unregistration of a device whose registration failed does nothing */
+static long unregister_failed(struct iio_device *d)
+{
+	long ret;
+
+	d->name = NULL;
+	ret = iio_register_device(&iio_test_pdev->dev, d);
+	iio_revoke_device(d);
+	iio_unregister_device(d);
+	return ret;
+}
+
+/* nor does a second one */
+static long unregister_twice(struct iio_device *d)
+{
+	long ret = iio_test_registered(d, IIO_IRQ_CYCLIC);
+
+	if (ret < 0)
+		return ret;
+	iio_unregister_device(d);
+	iio_revoke_device(d);
+	iio_unregister_device(d);
+	return 0;
+}
+
 /* events for a device that is not registered: nothing happens */
 static long add_unregistered(struct iio_device *d)
 {
@@ -663,7 +688,8 @@ static const struct {
 	ACTION(write_oneshot_short), ACTION(write_oneshot_long),
 	ACTION(write_oneshot_unknown_flag), ACTION(write_oneshot_reserved),
 	ACTION(write_oneshot_relative_negative), ACTION(write_oneshot_cyclic),
-	ACTION(write_oneshot_unregistered), ACTION(add_unregistered),
+	ACTION(write_oneshot_unregistered), ACTION(unregister_failed),
+	ACTION(unregister_twice), ACTION(add_unregistered),
 	ACTION(hold_vectors), ACTION(add_vector_0), ACTION(add_vector_1),
 	ACTION(add_vector_2), ACTION(release),
 };
