@@ -194,25 +194,10 @@ static bool step_logged(const char *text)
 static void log_check(const char *what, unsigned int n)
 {
 	char rec[8192];
+	const char *msg;
+	size_t i;
 
-	for (;;) {
-		ssize_t len = read(kmsg_fd, rec, sizeof(rec) - 1);
-		char *msg, *end;
-		size_t i;
-
-		if (len < 0 && errno == EPIPE)	/* overwritten: go on */
-			continue;
-		if (len < 0 && errno == EAGAIN)
-			return;
-		if (len < 0)
-			FAIL("read /dev/kmsg: %s", strerror(errno));
-		rec[len] = 0;
-		msg = strchr(rec, ';');
-		if (!msg)
-			continue;
-		end = strchr(++msg, '\n');
-		if (end)
-			*end = 0;
+	while ((msg = kmsg_next(kmsg_fd, rec, sizeof(rec)))) {
 		if (step_log_len + strlen(msg) + 2 < sizeof(step_log))
 			step_log_len += sprintf(step_log + step_log_len, "%s\n",
 						msg);

@@ -771,22 +771,16 @@ unsigned int kmsg_count(const char *text)
 	return kmsg_count_with(text, NULL);
 }
 
-unsigned int kmsg_count_with(const char *text, const char *also)
+char *kmsg_next(int fd, char *rec, size_t size)
 {
-	unsigned int n = 0;
-	char rec[8192];
-	ssize_t len;
-	int fd;
-
-	fd = MUST(open("/dev/kmsg", O_RDONLY | O_NONBLOCK));
 	for (;;) {
+		ssize_t len = read(fd, rec, size - 1);
 		char *msg, *end;
 
-		len = read(fd, rec, sizeof(rec) - 1);
 		if (len < 0 && errno == EPIPE)	/* overwritten: the next one */
 			continue;
 		if (len < 0 && errno == EAGAIN)
-			break;
+			return NULL;
 		if (len < 0)
 			FAIL("read /dev/kmsg: %s", strerror(errno));
 		rec[len] = 0;
@@ -797,9 +791,21 @@ unsigned int kmsg_count_with(const char *text, const char *also)
 		end = strchr(++msg, '\n');
 		if (end)
 			*end = 0;
+		return msg;
+	}
+}
+
+unsigned int kmsg_count_with(const char *text, const char *also)
+{
+	unsigned int n = 0;
+	char rec[8192];
+	const char *msg;
+	int fd;
+
+	fd = MUST(open("/dev/kmsg", O_RDONLY | O_NONBLOCK));
+	while ((msg = kmsg_next(fd, rec, sizeof(rec))))
 		if (strstr(msg, text) && (!also || strstr(msg, also)))
 			n++;
-	}
 	close(fd);
 	return n;
 }

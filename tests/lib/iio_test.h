@@ -176,6 +176,12 @@ uint8_t *edu_dma_at_canary(int nr, const uint8_t *pattern, uint8_t fill,
 unsigned int kmsg_count(const char *text);
 /* The same, of messages that contain both @text and @also. */
 unsigned int kmsg_count_with(const char *text, const char *also);
+/*
+ * The text of the next record of /dev/kmsg file @fd (O_NONBLOCK), read
+ * into @rec of @size bytes: NULL when there is none yet; records the ring
+ * overwrote are skipped
+ */
+char *kmsg_next(int fd, char *rec, size_t size);
 
 /* PCI configuration space: the command register's bits the tests check. */
 #define PCI_CMD_MASTER		0x4	/* PCI_COMMAND's Bus Master Enable */
