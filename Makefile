@@ -62,9 +62,9 @@ man: deps
 -include bench/bench.mk
 # tests/fuzz/fuzz.mk: make fuzz, libFuzzer harnesses of the tool's parsers.
 -include tests/fuzz/fuzz.mk
-# tests/nvme/nvme.mk: the user-space NVMe driver (an example on
-# iio_pci_generic), built for the guest and run by tests/test_nvme.
--include tests/nvme/nvme.mk
+# examples/examples.mk: the drivers on libudrv (edu, NVMe), built for the
+# guest and run by the guest tests.
+-include examples/examples.mk
 # tests/stress/stress.mk: make stress, the long guest stress and syscall fuzz.
 -include tests/stress/stress.mk
 # tests/widths/widths.mk: the guest half of tests/widths/run, the

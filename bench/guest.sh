@@ -209,17 +209,20 @@ sec_script() {
 }
 
 # ---- 6. the user-space NVMe driver (tests/nvme) ---------------------------
-# iio_nvme_rate ARGS...: "READS_PER_S MEDIAN_US P99_US" of one run
-iio_nvme_rate() {
-	iio_nvme "$@" --reads "$NVME_READS" "$NVME_PCI" |
+# nvme_rate ARGS...: "READS_PER_S MEDIAN_US P99_US" of one run
+nvme_rate() {
+	udrv-nvme "$@" --reads "$NVME_READS" "$NVME_PCI" |
 		sed -n 's/^rate: \([0-9]*\) reads\/s, latency median \([0-9.]*\) us, p99 \([0-9.]*\) us.*/\1 \2 \3/p'
 }
 
-# iio_pci_generic with vectors=4 for iio_nvme (which binds the controller)
-nvme_setup() {
+# nvme_bind VECTORS: the controller bound to iio_pci_generic vectors=VECTORS
+# (udrv-nvme binds nothing itself)
+nvme_bind() {
 	[ -e /sys/bus/pci/devices/$NVME_PCI ] || { fail "no nvme at $NVME_PCI"; return 1; }
 	rmmod iio_pci_generic 2>/dev/null
-	insmod $MOD/iio_pci_generic.ko vectors=4 || { fail "iio_pci_generic vectors=4"; return 1; }
+	insmod $MOD/iio_pci_generic.ko vectors=$1 || { fail "iio_pci_generic vectors=$1"; return 1; }
+	echo iio_pci_generic > /sys/bus/pci/devices/$NVME_PCI/driver_override
+	echo $NVME_PCI > $GEN_DRV/bind || { fail "binding $NVME_PCI to iio_pci_generic"; return 1; }
 }
 
 # the controller back to no driver, iio_pci_generic to its defaults
@@ -230,25 +233,25 @@ nvme_teardown() {
 }
 
 sec_nvme() {
-	nvme_setup || return
-	note "nvme: iio_nvme --reads $NVME_READS (4 KiB each, one in flight), completions on MSI-X vector 1 vs polling the CQ"
+	nvme_bind 4 || return
+	note "nvme: udrv-nvme --reads $NVME_READS (4 KiB each, one in flight), completions on MSI-X vector 1 vs polling the CQ"
 	for run in 1 2 3; do
-		echo "R nvme_irq $(iio_nvme_rate)"
-		echo "R nvme_poll $(iio_nvme_rate --poll)"
+		echo "R nvme_irq $(nvme_rate)"
+		echo "R nvme_poll $(nvme_rate --poll)"
 	done
 	nvme_teardown
 }
 
-# ---- 7. iio_nvme against the kernel's nvme driver, same controller ---------
+# ---- 7. udrv-nvme against the kernel's nvme driver, same controller ---------
 # perf_figures: "IOPS P50_US P99_US" from a perf run's rate and latency
-# lines (iio_nvme --workload, nvme_kernel)
+# lines (udrv-nvme --workload, nvme_kernel)
 perf_figures() {
 	sed -n 's/^rate: \([0-9]*\) IOPS.*/\1/p; s/^latency: p50 \([0-9.]*\) us, p99 \([0-9.]*\) us.*/\1 \2/p' |
 		tr '\n' ' '
 }
 
 # 4 KiB random reads at depth 1 and 32, 1 and 4 queues, interrupts and
-# polling: iio_nvme --workload randread first, then the kernel's nvme.ko
+# polling: udrv-nvme --workload randread first, then the kernel's nvme.ko
 # (poll_queues=1) bound to the same controller, driven by nvme_kernel
 # (io_uring, O_DIRECT on /dev/nvme0n1; IOPOLL rings for polling).  The
 # kernel makes one interrupt-driven I/O queue per CPU (QEMU_SMP=1: one)
@@ -257,15 +260,13 @@ perf_figures() {
 sec_nvme_kernel() {
 	[ -f /lib/modules/nvme/order ] ||
 		{ fail "nvme_kernel: no /lib/modules/nvme (qemu/mkinitramfs)"; return; }
-	[ -e /sys/bus/pci/devices/$NVME_PCI ] || { fail "no nvme at $NVME_PCI"; return; }
-	rmmod iio_pci_generic 2>/dev/null
-	insmod $MOD/iio_pci_generic.ko vectors=5 || { fail "iio_pci_generic vectors=5"; return; }
-	note "nvme_kernel: 4 KiB random reads for ${NVME_SECS} s each: iio_nvme --workload randread, then nvme.ko poll_queues=1 with io_uring O_DIRECT (nvme_kernel)"
+	nvme_bind 5 || return
+	note "nvme_kernel: 4 KiB random reads for ${NVME_SECS} s each: udrv-nvme --workload randread, then nvme.ko poll_queues=1 with io_uring O_DIRECT (nvme_kernel)"
 	for mode in irq poll; do
 		p=
 		[ $mode = irq ] || p=--poll
 		for qd in 1 32; do for nq in 1 4; do
-			echo "R nvmek_ours $mode $qd $nq $(iio_nvme $p --workload randread \
+			echo "R nvmek_ours $mode $qd $nq $(udrv-nvme $p --workload randread \
 				--depth $qd --queues $nq --time $NVME_SECS $NVME_PCI | perf_figures)"
 		done; done
 	done
@@ -313,10 +314,10 @@ sec_nvme_iommu() {
 	type=$(cat /sys/bus/pci/devices/$NVME_PCI/iommu_group/type 2>/dev/null)
 	[ "$type" = DMA ] ||
 		{ fail "nvme_iommu: $NVME_PCI not translated (IOMMU domain type '${type:-none}', want DMA)"; return; }
-	nvme_setup || return
+	nvme_bind 4 || return
 	note "nvme_iommu: the same under intel-iommu (strict invalidation, IOMMU domain $type)"
 	for run in 1 2 3; do
-		echo "R nvme_irq_iommu $(iio_nvme_rate)"
+		echo "R nvme_irq_iommu $(nvme_rate)"
 	done
 	nvme_teardown
 }
@@ -347,6 +348,42 @@ sec_udrv_iommu() {
 	done
 	echo $VFIO_PCI > /sys/bus/pci/drivers/vfio-pci/unbind
 	generic_unload
+}
+
+# ---- libudrv: udrv-nvme on iio_pci_generic and on vfio-pci -------------
+# The same program (examples/nvme.c), the same controller, the same boot
+# (the IOMMU one: both backends translate the controller's DMA), one
+# backend after the other in each of three runs: 4 KiB random reads,
+# completions on MSI-X vector 1, at depth 1 and 32.  Lines "R udrv_nvme
+# BACKEND QD RUN IOPS P50_US P99_US".
+udrv_nvme_on() {
+	echo "$NVME_PCI" > /sys/bus/pci/devices/$NVME_PCI/driver/unbind 2>/dev/null
+	echo "$1" > /sys/bus/pci/devices/$NVME_PCI/driver_override
+	echo "$NVME_PCI" > /sys/bus/pci/drivers/$1/bind || { fail "bind $NVME_PCI to $1"; return 1; }
+}
+
+sec_udrv_nvme() {
+	[ -e /sys/bus/pci/devices/$NVME_PCI ] || { fail "no nvme at $NVME_PCI"; return; }
+	if [ ! -e /sys/bus/pci/drivers/vfio-pci ]; then
+		for ko in $(cat /lib/modules/vfio/order 2>/dev/null); do
+			insmod /lib/modules/vfio/$ko || { fail "insmod $ko"; return; }
+		done
+	fi
+	rmmod iio_pci_generic 2>/dev/null
+	insmod $MOD/iio_pci_generic.ko vectors=2 || { fail "iio_pci_generic vectors=2"; return; }
+	note "udrv_nvme: udrv-nvme --workload randread --time $NVME_SECS at QD1 and QD32, one queue on MSI-X vector 1, on iio_pci_generic (vectors=2) and on vfio-pci, alternating"
+	for run in 1 2 3; do
+		for b in iio_pci_generic vfio-pci; do
+			udrv_nvme_on $b || return
+			for qd in 1 32; do
+				echo "R udrv_nvme ${b%%[-_]*} $qd $run $(udrv-nvme --workload randread \
+					--depth $qd --time $NVME_SECS $NVME_PCI | perf_figures)"
+			done
+		done
+	done
+	echo "$NVME_PCI" > /sys/bus/pci/drivers/vfio-pci/unbind
+	echo none > /sys/bus/pci/devices/$NVME_PCI/driver_override
+	rmmod iio_pci_generic && insmod $MOD/iio_pci_generic.ko
 }
 
 for s in $sections; do

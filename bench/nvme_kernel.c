@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * nvme_kernel.c - the kernel's nvme driver under the workload of
- * `iio_nvme --workload randread`: random reads of 4 KiB through O_DIRECT
+ * `udrv-nvme --workload randread`: random reads of 4 KiB through O_DIRECT
  * on a block device (/dev/nvme0n1), DEPTH in flight per ring, RINGS
  * io_uring instances (one thread each), for SECS seconds; with "poll",
  * the rings are IORING_SETUP_IOPOLL (completions polled on the driver's
@@ -11,7 +11,7 @@
  *
  * usage: nvme_kernel DEV DEPTH RINGS SECS [poll]
  *
- * Prints, as iio_nvme does (bench/guest.sh parses both the same way):
+ * Prints, as udrv-nvme does (bench/guest.sh parses both the same way):
  *   rate: N IOPS, X MiB/s
  *   latency: p50 A us, p99 B us, p99.9 C us, min D us, max E us
  * Exit 1 on any error (one line on stderr), 2 on usage.

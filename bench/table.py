@@ -46,6 +46,11 @@ def verdict(ok):
     return "met" if ok else "**missed**"
 
 
+def median(v):
+    v = sorted(v)
+    return v[len(v) // 2]
+
+
 # 1. interrupt round trip
 irq = {m[0]: m[1:] for m in multi.get("irq_stats", [])}
 runs = {}
@@ -99,6 +104,30 @@ if "iio" in ustats and "vfio" in ustats:
     row("1 libudrv", "the same, p99 of all rounds", us(p99), us(vp99),
         "%.2f" % (p99 / vp99), "(report)", "", "")
 
+# 1. libudrv: udrv-nvme's 4 KiB random reads on each backend, same
+# controller, same boot, three alternating runs: the median run's IOPS and
+# the range of the run ratios (iio / vfio, run by run)
+nv = {}
+for m in multi.get("udrv_nvme", []):
+    if len(m) == 6:
+        nv.setdefault((m[0], m[1]), {})[int(m[2])] = list(map(float, m[3:]))
+
+for qd in ("1", "32"):
+    io, vf = nv.get(("iio", qd), {}), nv.get(("vfio", qd), {})
+    pairs = sorted(set(io) & set(vf))
+    if not pairs:
+        continue
+    ratios = sorted(io[r][0] / vf[r][0] for r in pairs if vf[r][0])
+    if not ratios:
+        continue
+    row("1 libudrv", "udrv-nvme 4 KiB random reads/s, QD%s, MSI-X, "
+        "iio_pci_generic vs vfio-pci, median of %d alternating runs" %
+        (qd, len(pairs)), "%.0f" % median(io[r][0] for r in pairs),
+        "%.0f" % median(vf[r][0] for r in pairs), "%.2f" % median(ratios),
+        "(report)", "", "run ratios %.2f–%.2f; p50 %.1f µs vs %.1f µs" %
+        (ratios[0], ratios[-1], median(io[r][1] for r in pairs),
+         median(vf[r][1] for r in pairs)))
+
 # 2. event rate
 for r in multi.get("rate", []):
     freq, lis, gen, dlv, missed, maxnew = r
@@ -151,11 +180,6 @@ if "hexdump_ours" in R and "hexdump_peer" in R:
         "%.0f" % (rb / mb / (rn / 1e9)), "%.0f" % (mb_ / mb / (mn / 1e9)),
         "%.3f" % (mn / rn), "(report)", "",
         "ours = read(), peer = mmap")
-
-def median(v):
-    v = sorted(v)
-    return v[len(v) // 2]
-
 
 # 4. scripting: SCRIPT_RUNS interleaved rounds of whole processes, medians
 # (the C program's own time of its open, map and stores in a row of its own)
@@ -229,7 +253,7 @@ if nirq and niommu:
          min(m[0] for m in niommu), max(m[0] for m in niommu),
          min(m[0] for m in nirq), max(m[0] for m in nirq)))
 
-# 7. iio_nvme against the kernel's nvme driver: 4 KiB random reads
+# 7. udrv-nvme against the kernel's nvme driver: 4 KiB random reads
 ours = {tuple(m[:3]): list(map(float, m[3:])) for m in multi.get("nvmek_ours", []) if len(m) == 6}
 kern = {tuple(m[:3]): list(map(float, m[3:])) for m in multi.get("nvmek_kernel", []) if len(m) == 6}
 goals = {("poll", "1"): 1.5, ("poll", "32"): 1.0, ("irq", "32"): 0.8}

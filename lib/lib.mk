@@ -83,10 +83,3 @@ uninstall-lib:
 		$(DESTDIR)$(LIBDIR)/libudrv.so.$(UDRV_SOVERSION) \
 		$(DESTDIR)$(LIBDIR)/libudrv.so $(DESTDIR)$(LIBDIR)/libudrv.a \
 		$(DESTDIR)$(INCLUDEDIR)/udrv.h $(DESTDIR)$(PKGCONFIGDIR)/udrv.pc
-
-# the examples, static for the guest (/usr/bin there): udrv-edu
-tests: $(BUILD)/guest-bin/udrv-edu
-$(BUILD)/guest-bin/udrv-edu: examples/edu.c $(BUILD)/lib/guest/libudrv.a \
-		lib/udrv.h | deps
-	@mkdir -p $(@D)
-	$(CC) $(GUEST_CFLAGS) -Ilib -o $@ $< $(BUILD)/lib/guest/libudrv.a

@@ -5,7 +5,7 @@
  * hotplug, acpiphp, takes each device away) while they are in use: an edu
  * bound to iio_edu (e1c, 00:1c.0), one bound to iio_pci_generic with a
  * DMA buffer mapped (e1d, 00:1d.0), and a hot-added NVMe controller
- * (00:1b.0) under tests/nvme/iio_nvme.  Blocked readers get EIO, pollers
+ * (00:1b.0) under udrv-nvme (examples/nvme.c).  Blocked readers get EIO, pollers
  * POLLERR | POLLHUP, O_ASYNC owners POLL_HUP, mappings SIGBUS, no event
  * comes from the teardown, the device number comes back once the last
  * file is closed, and a new device added in the same slot binds and
@@ -39,7 +39,7 @@
 #define NVME_ID		"hpnvme"
 #define OUT		"/tmp/hotplug-nvme.out"
 #define ERR		"/tmp/hotplug-nvme.err"
-#define EXIT_GONE	7		/* iio_nvme: device gone */
+#define EXIT_GONE	7		/* udrv-nvme: device gone */
 
 /* bounds of every wait, in ms */
 #define GONE_MS		30000		/* device_del until sysfs lets go */
@@ -640,7 +640,7 @@ static int nvme_add(int k)
 	return nr;
 }
 
-/* iio_nvme's last stderr line and how many lines it wrote there */
+/* udrv-nvme's last stderr line and how many lines it wrote there */
 static const char *nvme_err(int *lines)
 {
 	static char last[512];
@@ -661,7 +661,7 @@ static const char *nvme_err(int *lines)
 }
 
 /*
- * iio_nvme reading (I/O completions on vector 1) and a reader blocked on
+ * udrv-nvme reading (I/O completions on vector 1) and a reader blocked on
  * vector 2 when the controller is removed: the driver exits "device
  * gone" (7) with one line, the reader gets EIO; a new controller in the
  * slot takes the number back and works.
@@ -694,7 +694,7 @@ static void nvme_removed_under_iio_nvme(void)
 	if (drv < 0)
 		FAIL("fork: %s", strerror(errno));
 	if (!drv) {
-		execlp("sh", "sh", "-c", "exec iio_nvme --reads 100000000 "
+		execlp("sh", "sh", "-c", "exec udrv-nvme --reads 100000000 "
 		       NVME_PCI " > " OUT " 2> " ERR, (char *)NULL);
 		_exit(127);
 	}
@@ -702,11 +702,11 @@ static void nvme_removed_under_iio_nvme(void)
 	deadline = now_ms() + 60000;
 	while (!path_exists(vec1) || read_num(vec1) < 100) {
 		if (waitpid(drv, &status, WNOHANG) == drv)
-			FAIL("iio_nvme ended before the removal: status 0x%x: %s",
+			FAIL("udrv-nvme ended before the removal: status 0x%x: %s",
 			     status, nvme_err(&lines));
 		if (now_ms() >= deadline) {
 			kill(drv, SIGKILL);
-			FAIL("iio_nvme: no 100 completions on vector 1 within 60 s: %s",
+			FAIL("udrv-nvme: no 100 completions on vector 1 within 60 s: %s",
 			     nvme_err(&lines));
 		}
 		msleep(10);
@@ -715,15 +715,15 @@ static void nvme_removed_under_iio_nvme(void)
 	device_del(NVME_ID, NVME_PCI);
 	status = wait_status(drv, CHILD_MS);
 	if (status == -1)
-		FAIL("iio_nvme still running %d ms after the removal (killed): %s",
+		FAIL("udrv-nvme still running %d ms after the removal (killed): %s",
 		     CHILD_MS, nvme_err(&lines));
 	err = nvme_err(&lines);
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != EXIT_GONE)
-		FAIL("iio_nvme: %s %d, want exit %d: %s",
+		FAIL("udrv-nvme: %s %d, want exit %d: %s",
 		     WIFEXITED(status) ? "exit" : "signal",
 		     WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
 		     EXIT_GONE, err);
-	EXPECT(strstr(err, "iio_nvme: device gone") == err);
+	EXPECT(strstr(err, "udrv-nvme: device gone") == err);
 	EXPECT_EQ(lines, 1);
 	check_note("%s", err);
 	status = wait_status(user_pids[READER], CHILD_MS);
@@ -734,9 +734,9 @@ static void nvme_removed_under_iio_nvme(void)
 
 	again = nvme_add(2);
 	EXPECT_EQ(again, nr);
-	status = shell("iio_nvme --reads 20 " NVME_PCI " > " OUT " 2> " ERR);
+	status = shell("udrv-nvme --reads 20 " NVME_PCI " > " OUT " 2> " ERR);
 	if (status)
-		FAIL("iio_nvme on the new controller: exit %d: %s", status,
+		FAIL("udrv-nvme on the new controller: exit %d: %s", status,
 		     nvme_err(&lines));
 	EXPECT_EQ(shell("grep -qx 'reads: 20 x 4096 bytes, not checked, 0 mismatches' " OUT), 0);
 	EXPECT_EQ(pci_driver_unbind("iio_pci_generic", NVME_PCI), 0);

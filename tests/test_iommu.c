@@ -146,7 +146,7 @@ static void canary_out_of_reach(void)
 }
 
 /*
- * iio_nvme identifies, writes a block and reads it back, and reads with
+ * udrv-nvme identifies, writes a block and reads it back, and reads with
  * completions on MSI-X vector 1, its queues in buffers the IOMMU maps.
  */
 static void nvme_driver_works(void)
@@ -237,7 +237,7 @@ static void shared_group_bus_master_refused(void)
 }
 
 /*
- * iio_nvme at depth: a verify of the whole namespace at depth 32 on three
+ * udrv-nvme at depth: a verify of the whole namespace at depth 32 on three
  * queues (interrupts), a polled random-read run at depth 32 on three
  * queues, and 128 KiB commands (PRP lists) writing the test image back,
  * which single reads then find; no IOMMU fault (qemu/log-check).

@@ -281,7 +281,7 @@ static void edu_msi_falls_back_to_intx(void)
 
 /*
  * The user-space NVMe driver refused its buffer: exit 3 (setup), one line
- * naming the opt-in (tests/nvme/iio_udrv.c's message for EPERM).  Its
+ * naming the opt-in (libudrv's message for EPERM, udrv_dma_alloc(3)).  Its
  * iio_pci_generic (vectors=4) uses INTx, MSI-X being refused.
  */
 static void nvme_driver_names_opt_in(void)
@@ -295,9 +295,9 @@ static void nvme_driver_names_opt_in(void)
 	EXPECT_EQ(refusals(MSI_REFUSED, NVME_PCI), 1);
 	EXPECT_EQ(kmsg_count(NVME_PCI ": 4 MSI-X vectors"), 0);
 	EXPECT_EQ(nvme_driver("", NVME_PCI), EXIT_SETUP);
-	snprintf(want, sizeof(want), "iio_nvme: dma_request of iio%d: no IOMMU "
-		 "translates its DMA; boot with an IOMMU or opt in with "
-		 OPT_IN " (unsafe, see iio(4))", nr);
+	snprintf(want, sizeof(want), "udrv-nvme: " NVME_PCI ": DMA refused "
+		 "(dma_iommu: %s): boot with an IOMMU or opt in with " OPT_IN
+		 " (unsafe, see iio(4))", read_text(iio_attr_path(nr, "dma_iommu")));
 	EXPECT_STREQ(nvme_driver_err(), want);
 	EXPECT_EQ(shell("[ $(wc -l < " NVME_ERR ") = 1 ]"), 0);
 	nvme_unbind();

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_nvme.c - the user-space NVMe driver (tests/nvme/iio_nvme) on QEMU's
+ * test_nvme.c - the user-space NVMe driver (udrv-nvme (examples/nvme.c)) on QEMU's
  * nvme (00:1a.0, serial iio-nvme-0001 and the image of tests/nvme/mkimage,
  * see qemu/run), bound to iio_pci_generic with vectors=4: the Identify
  * strings are QEMU's, the blocks read equal the image, 1000 reads complete
@@ -167,7 +167,7 @@ static int wait_exit(pid_t pid, unsigned int ms)
 }
 
 /*
- * Start iio_nvme ARGS on the controller in the background (its output in
+ * Start udrv-nvme ARGS on the controller in the background (its output in
  * NVME_OUT and NVME_ERR) and return once it printed a line starting with
  * @started (or after 10 s, whatever happens: the caller unbinds before
  * judging it), and 300 ms more, well into its commands.
@@ -178,7 +178,7 @@ static pid_t start_driver(const char *args, const char *started)
 	pid_t drv;
 	int i;
 
-	snprintf(cmd, sizeof(cmd), "exec iio_nvme %s " NVME_PCI " > "
+	snprintf(cmd, sizeof(cmd), "exec udrv-nvme %s " NVME_PCI " > "
 		 NVME_OUT " 2> " NVME_ERR, args);
 	drv = fork();
 	if (drv < 0)
@@ -209,7 +209,7 @@ static void expect_gone_then_works(int early, int status)
 	if (status != EXIT_GONE)
 		FAIL("driver exit %d, want %d: %s", status, EXIT_GONE,
 		     nvme_driver_err());
-	EXPECT(strstr(nvme_driver_err(), "iio_nvme: device gone") == nvme_driver_err());
+	EXPECT(strstr(nvme_driver_err(), "udrv-nvme: device gone") == nvme_driver_err());
 	EXPECT_EQ(shell("[ $(wc -l < " NVME_ERR ") = 1 ]"), 0);
 	check_note("%s", nvme_driver_err());
 	nvme_bind();
@@ -388,18 +388,18 @@ static void depth_queues_size_limits(void)
 {
 	nvme_bind();
 	EXPECT_EQ(nvme_driver("--workload read --depth 2048", NVME_PCI), 2);
-	EXPECT_STREQ(nvme_driver_err(), "iio_nvme: --depth 2048: queues hold "
+	EXPECT_STREQ(nvme_driver_err(), "udrv-nvme: --depth 2048: queues hold "
 		     "2048 entries at most (CAP.MQES), one stays empty");
 	EXPECT_EQ(nvme_driver("--workload read --queues 4", NVME_PCI), 2);
-	EXPECT_STREQ(nvme_driver_err(), "iio_nvme: 4 queues with interrupts "
+	EXPECT_STREQ(nvme_driver_err(), "udrv-nvme: 4 queues with interrupts "
 		     "need 5 MSI-X vectors; " NVME_PCI " has 4 (iio_pci_generic "
 		     "vectors=)");
 	EXPECT_EQ(nvme_driver("--workload read --size 1000", NVME_PCI), 2);
-	EXPECT_STREQ(nvme_driver_err(), "iio_nvme: --size 1000: a multiple of "
+	EXPECT_STREQ(nvme_driver_err(), "udrv-nvme: --size 1000: a multiple of "
 		     "the 512-byte block, at most 131072 (MDTS)");
 	EXPECT_EQ(nvme_driver("--workload read --size 262144", NVME_PCI), 2);
 	EXPECT_EQ(nvme_driver("--workload scan", NVME_PCI), 2);
-	EXPECT_STREQ(nvme_driver_err(), "iio_nvme: --workload is read, write, "
+	EXPECT_STREQ(nvme_driver_err(), "udrv-nvme: --workload is read, write, "
 		     "randread, randwrite or verify, not \"scan\"");
 	EXPECT_EQ(nvme_driver("--depth 4 --reads 1", NVME_PCI), 2);
 	/* 2047 in flight on 4 queues polled: past the buffer's 4 MiB */
@@ -426,13 +426,13 @@ static void failed_commands_run_goes_on(void)
 	EXPECT_EQ(nvme_driver("--workload randread --depth 4 --queues 2 "
 			      "--inject opcode --inject lba --time 0.5",
 			      NVME_PCI), EXIT_COMMAND);
-	EXPECT_EQ(shell("grep -qx 'iio_nvme: command failed: queue 1, command "
+	EXPECT_EQ(shell("grep -qx 'udrv-nvme: command failed: queue 1, command "
 			"0x7f at block 2048: status type 0 code 0x01 (do not "
 			"retry)' " NVME_ERR), 0);
-	EXPECT_EQ(shell("grep -qx 'iio_nvme: command failed: queue 1, command "
+	EXPECT_EQ(shell("grep -qx 'udrv-nvme: command failed: queue 1, command "
 			"0x02 at block 2048: status type 0 code 0x80 (do not "
 			"retry)' " NVME_ERR), 0);
-	EXPECT_STREQ(nvme_driver_err(), "iio_nvme: 2 commands failed (2 injected)");
+	EXPECT_STREQ(nvme_driver_err(), "udrv-nvme: 2 commands failed (2 injected)");
 	EXPECT_EQ(shell("[ $(wc -l < " NVME_ERR ") = 3 ]"), 0);
 	if (sscanf(nvme_out_line("ios: "), "%lu, failed %lu", &ios, &failed) != 2)
 		FAIL("cannot parse \"ios: %s\"", nvme_out_line("ios: "));
@@ -450,7 +450,7 @@ static void driver_ends(const char *args, int status, unsigned int ms)
 
 	EXPECT_EQ(nvme_driver(args, NVME_PCI), status);
 	if (now_ms() - t0 > ms)
-		FAIL("iio_nvme %s took %llu ms, more than %u", args,
+		FAIL("udrv-nvme %s took %llu ms, more than %u", args,
 		     now_ms() - t0, ms);
 }
 
@@ -464,7 +464,7 @@ static void fatal_status_ends_run(void)
 	nvme_bind();
 	driver_ends("--workload randread --depth 8 --queues 2 --inject fatal "
 		    "--time 30", EXIT_CONTROLLER, 10000);
-	EXPECT_STREQ(nvme_driver_err(), "iio_nvme: controller fatal status "
+	EXPECT_STREQ(nvme_driver_err(), "udrv-nvme: controller fatal status "
 		     "(CSTS 0x2) during the run");
 	EXPECT_EQ(shell("[ $(wc -l < " NVME_ERR ") = 1 ]"), 0);
 	nvme_driver_ok("--reads 10 --check");
@@ -482,7 +482,7 @@ static void lost_interrupt_times_out(void)
 	nvme_bind();
 	driver_ends("--workload randread --depth 4 --inject timeout "
 		    "--timeout 1000 --time 30", EXIT_TIMEOUT, 8000);
-	EXPECT(!strncmp(nvme_driver_err(), "iio_nvme: timeout: the completion of "
+	EXPECT(!strncmp(nvme_driver_err(), "udrv-nvme: timeout: the completion of "
 			"I/O command 0x02 is in CQ 1 but /dev/iio", 66));
 	nvme_unbind();
 }
@@ -519,14 +519,24 @@ static void unbind_under_polled_run(void)
 /* errors: one line, the documented status */
 static void clear_errors(void)
 {
+	/* a device with no driver: the driver binds nothing itself */
 	EXPECT_EQ(nvme_driver("", "0000:00:13.0"), EXIT_SETUP);
 	EXPECT_STREQ(nvme_driver_err(),
-		     "iio_nvme: 0000:00:13.0 is not an NVMe controller (class 0x00ff00)");
+		     "udrv-nvme: 0000:00:13.0 has no driver: bind it to "
+		     "iio_pci_generic (see iio_pci_generic(4)) or vfio-pci");
 	EXPECT(!path_exists(NVME_DRV "/0000:00:13.0"));	/* not bound */
+	EXPECT_EQ(nvme_driver("", NVME_PCI), EXIT_SETUP);
+	EXPECT(!path_exists(NVME_DRV "/" NVME_PCI));
+	/* bound, but no NVMe controller: refused before any access */
+	pci_generic_bind("0000:00:13.0");
+	EXPECT_EQ(nvme_driver("", "0000:00:13.0"), EXIT_SETUP);
+	EXPECT_STREQ(nvme_driver_err(),
+		     "udrv-nvme: 0000:00:13.0 is not an NVMe controller (class 0x00ff00)");
+	pci_generic_unbind("0000:00:13.0");
 	EXPECT_EQ(nvme_driver("", "0000:00:1f.7"), EXIT_SETUP);
-	EXPECT_STREQ(nvme_driver_err(), "iio_nvme: no PCI device 0000:00:1f.7");
+	EXPECT_STREQ(nvme_driver_err(), "udrv-nvme: no PCI device 0000:00:1f.7");
 	EXPECT_EQ(nvme_driver("--reads x", NVME_PCI), 2);
-	EXPECT_STREQ(nvme_driver_err(), "iio_nvme: --reads needs a number, not \"x\"");
+	EXPECT_STREQ(nvme_driver_err(), "udrv-nvme: --reads needs a number, not \"x\"");
 }
 
 /* iio_pci_generic as the other tests expect it */

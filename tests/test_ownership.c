@@ -343,7 +343,7 @@ static unsigned int pci_cap(const char *pci, unsigned int id)
 /*
  * MSI-X on NVMe (vectors=4): the table and PBA in BAR0 read, but neither
  * write (EPERM; a write running into the table stops short of it) nor
- * map (SIGBUS); the table is unchanged and the vectors work (iio_nvme's
+ * map (SIGBUS); the table is unchanged and the vectors work (udrv-nvme's
  * completions arrive on vector 1).
  */
 static void msix_table_kept(void)
@@ -400,8 +400,8 @@ static void msix_table_kept(void)
 	expect_sigbus((volatile char *)bar + table, 1);
 	munmap((void *)bar, size);
 
-	if (shell("iio_nvme --reads 100 " NVME_PCI " > /tmp/own.out 2>&1"))
-		FAIL("iio_nvme after the table writes: %s",
+	if (shell("udrv-nvme --reads 100 " NVME_PCI " > /tmp/own.out 2>&1"))
+		FAIL("udrv-nvme after the table writes: %s",
 		     read_text("/tmp/own.out"));
 	unbind(NVME_PCI);
 	pci_generic_reload("");

@@ -5,8 +5,10 @@
  * and vfio-pci (qemu/mkinitramfs puts them in /lib/modules/vfio), an edu
  * bound to vfio-pci, and the same calls as tests/test_udrv.c makes on the
  * iio backend: identity, regions, exact-width reads and writes, a mapping,
- * MSI, DMA at I/O virtual addresses, examples/edu.c (udrv-edu), and the
- * refusal of a group that is not viable.
+ * MSI, DMA at I/O virtual addresses, examples/edu.c (udrv-edu), the
+ * refusal of a group that is not viable, and examples/nvme.c (udrv-nvme)
+ * on QEMU's NVMe controller: Identify, verified reads and writes,
+ * completions on MSI-X vectors and by polling.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -16,6 +18,7 @@
 #include <string.h>
 
 #include "lib/iio_test.h"
+#include "lib/nvme_test.h"
 #include "lib/udrv_test.h"
 
 #define EDU		"0000:00:13.0"	/* no driver at boot */
@@ -181,6 +184,70 @@ static void group_not_viable(void)
 	EXPECT(dev == NULL);
 }
 
+/* the driver's "wakeups: vector 0 N, vector 1 M" line: vector @k's count */
+static unsigned long wakeups(unsigned int k)
+{
+	const char *line = strstr(nvme_out_line("commands: "), "wakeups:");
+	char key[32];
+	const char *at;
+
+	snprintf(key, sizeof(key), " vector %u ", k);
+	at = line ? strstr(line, key) : NULL;
+	if (!at)
+		FAIL("no wakeups of vector %u in \"%s\"", k,
+		     nvme_out_line("commands: "));
+	return strtoul(at + strlen(key), NULL, 10);
+}
+
+/*
+ * examples/nvme.c, unchanged, on vfio-pci: Identify, 1,000 4 KiB reads
+ * checked against the test image (one in flight: each completion is one
+ * MSI-X interrupt on vector 1), a block written, read back and restored,
+ * then four verify passes at depth 32 on two queues (1,024 writes and
+ * 1,024 reads, each compared; the last, seed 0, writes the image back).
+ */
+static void nvme_example_verified_io(void)
+{
+	unsigned long admin, io;
+	char args[96];
+	int seed;
+
+	bind_vfio(NVME_PCI);
+	nvme_driver_ok("--reads 1000 --check --write 7");
+	EXPECT(!strncmp(nvme_out_line("controller: "), NVME_PCI " (vfio), NVMe ",
+			strlen(NVME_PCI " (vfio), NVMe ")));
+	EXPECT_STREQ(nvme_out_line("model: "), "QEMU NVMe Ctrl");
+	EXPECT_STREQ(nvme_out_line("serial: "), "iio-nvme-0001");
+	EXPECT(!strncmp(nvme_out_line("interrupts: "), "msix, 8 vectors; ",
+			strlen("msix, 8 vectors; ")));
+	EXPECT_STREQ(nvme_out_line("write: "), "block 7 written, read back, restored");
+	EXPECT_STREQ(nvme_out_line("reads: "), "1000 x 4096 bytes, 0 mismatches");
+	nvme_parse_commands(&admin, &io);
+	EXPECT_EQ(wakeups(1), io);
+	check_note("%s", nvme_out_line("rate: "));
+	for (seed = 3; seed >= 0; seed--) {
+		snprintf(args, sizeof(args), "--workload verify --depth 32 "
+			 "--queues 2 --seed %d", seed);
+		nvme_driver_ok(args);
+		EXPECT_STREQ(nvme_out_line("verify: "),
+			     "256 x 4096 bytes written and read back, 0 mismatches");
+		EXPECT(wakeups(1) > 0 && wakeups(2) > 0);
+	}
+	nvme_driver_ok("--reads 256 --check");
+	EXPECT_STREQ(nvme_out_line("reads: "), "256 x 4096 bytes, 0 mismatches");
+}
+
+/* polled completions on vfio: no interrupt on the I/O queues' vectors */
+static void nvme_example_polled(void)
+{
+	bind_vfio(NVME_PCI);
+	nvme_driver_ok("--poll --workload randread --depth 32 --queues 3 --time 0.5");
+	EXPECT(strstr(nvme_out_line("ios: "), ", failed 0") != NULL);
+	EXPECT(!strncmp(nvme_out_line("queue 1: "), "polled, ", 8));
+	EXPECT(!strstr(nvme_out_line("commands: "), "vector 1"));
+	check_note("%s", nvme_out_line("rate: "));
+}
+
 static const struct check_case cases[] = {
 	CASE(identity_and_regions),
 	CASE(reads_writes_and_map),
@@ -188,6 +255,8 @@ static const struct check_case cases[] = {
 	CASE(dma_at_iovas),
 	CASE(edu_example),
 	CASE(group_not_viable),
+	CASE_T(nvme_example_verified_io, 180),
+	CASE_T(nvme_example_polled, 60),
 };
 
 CHECK_MAIN(cases)

@@ -69,10 +69,10 @@ const char *nvme_driver_err(void)
 	return buf[0] ? buf : "(nothing on stderr)";
 }
 
-/* iio_nvme ARGS ADDR, stdout in NVME_OUT, stderr in NVME_ERR: its exit status */
+/* udrv-nvme ARGS ADDR, stdout in NVME_OUT, stderr in NVME_ERR: its exit status */
 int nvme_driver(const char *args, const char *addr)
 {
-	return shell("iio_nvme %s %s > " NVME_OUT " 2> " NVME_ERR, args, addr);
+	return shell("udrv-nvme %s %s > " NVME_OUT " 2> " NVME_ERR, args, addr);
 }
 
 void nvme_driver_ok(const char *args)
@@ -80,7 +80,7 @@ void nvme_driver_ok(const char *args)
 	int status = nvme_driver(args, NVME_PCI);
 
 	if (status)
-		FAIL("iio_nvme %s: exit %d: %s", args, status, nvme_driver_err());
+		FAIL("udrv-nvme %s: exit %d: %s", args, status, nvme_driver_err());
 	EXPECT_STREQ(nvme_driver_err(), "(nothing on stderr)");
 }
 
@@ -102,7 +102,7 @@ const char *nvme_out_line(const char *prefix)
 		}
 	}
 	fclose(f);
-	FAIL("iio_nvme printed no \"%s\" line", prefix);
+	FAIL("udrv-nvme printed no \"%s\" line", prefix);
 }
 
 void nvme_parse_commands(unsigned long *admin, unsigned long *io)

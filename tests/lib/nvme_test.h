@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * nvme_test.h - helpers of the guest tests that run the user-space NVMe
- * driver (tests/nvme/iio_nvme) on QEMU's nvme (qemu/run: 00:1a.0) bound
+ * driver (udrv-nvme, examples/nvme.c) on QEMU's nvme (qemu/run: 00:1a.0) bound
  * to iio_pci_generic with vectors=4: test_nvme, and test_iommu under the
  * IOMMU
  */
@@ -14,7 +14,7 @@
 #define NVME_OUT	"/tmp/nvme.out"		/* the driver's stdout */
 #define NVME_ERR	"/tmp/nvme.err"		/* and stderr */
 
-/* iio_nvme's exit statuses (tests/nvme/README.md) */
+/* udrv-nvme's exit statuses (examples/nvme.md) */
 #define EXIT_USAGE	2
 #define EXIT_SETUP	3
 #define EXIT_CONTROLLER	4
@@ -29,9 +29,9 @@
 int nvme_bind(void);
 /* unbind and leave it to no driver, as qemu/init does */
 void nvme_unbind(void);
-/* iio_nvme ARGS ADDR, stdout in NVME_OUT, stderr in NVME_ERR: its exit status */
+/* udrv-nvme ARGS ADDR, stdout in NVME_OUT, stderr in NVME_ERR: its exit status */
 int nvme_driver(const char *args, const char *addr);
-/* iio_nvme ARGS on NVME_PCI must exit 0 with nothing on stderr */
+/* udrv-nvme ARGS on NVME_PCI must exit 0 with nothing on stderr */
 void nvme_driver_ok(const char *args);
 /* the driver's last stderr line, for failure messages (static buffer) */
 const char *nvme_driver_err(void);

@@ -4,7 +4,7 @@
  * C file to copy or link: bind a PCI function to iio_pci_generic(4), find
  * the iio device of one of its BARs, map it, get DMA buffers
  * (dma_request, see iio(4) DMA BUFFERS) and wait on an interrupt vector's
- * event node with a timeout.  Used by tests/nvme/iio_nvme.c, the guest
+ * event node with a timeout.  Used by examples/nvme.c, the guest
  * tests (tests/lib/nvme_test.c, tests/intx-config) and the bench programs
  * (bench/irq_rtt.c, event_rate.c, memread.c); documented in
  * tests/nvme/README.md.

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * iio_nvme.c - a user-space NVMe driver on iio_pci_generic(4)
+ * nvme.c - udrv-nvme, a user-space NVMe driver on libudrv(3)
  *
  * An example to copy: an NVMe driver with several I/O queue pairs, deep
  * queues, PRP lists, several commands per doorbell write and completions
- * by interrupt or by polling, from user space, with nothing but
- * iio_pci_generic in the kernel (the sysfs and node plumbing is
- * tests/nvme/iio_udrv.c).
+ * by interrupt or by polling, from user space, with nothing in the kernel
+ * but iio_pci_generic(4) or mainline vfio-pci: the library (udrv.h) opens
+ * the controller on whichever of the two it is bound to, and the code
+ * below is the same for both.
  *
- *   1. bind the PCI function to iio_pci_generic, find BAR0's iio device
+ *   1. open the PCI function (bound to iio_pci_generic or vfio-pci)
  *   2. map BAR0, the controller's registers and doorbells
  *   3. one DMA buffer, carved into the queues, PRP lists and data
  *   4. reset the controller, give it the admin queues, enable it
@@ -25,8 +26,8 @@
  * a command slot, which is filled again at once, and one doorbell write
  * per queue and pass hands the controller all of them.
  *
- * usage: see usage() and tests/nvme/README.md.  Every failure is one line
- * "iio_nvme: ..." on stderr and one of the exit statuses below; the
+ * usage: see usage() and examples/nvme.md.  Every failure is one line
+ * "udrv-nvme: ..." on stderr and one of the exit statuses below; the
  * program never waits longer than --timeout for a completion or CAP.TO for
  * the controller.  SIGINT, SIGTERM and SIGHUP disable the controller and
  * exit 128 + the signal.
@@ -44,7 +45,6 @@
  * is described by PRPs: PRP1 the first page, PRP2 the second page or, for
  * more than two, the bus address of a list of the others.
  */
-#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -58,19 +58,23 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "iio_udrv.h"
+#include <poll.h>
+#include <udrv.h>
+
 #include "latency_hist.h"
 
-/* Exit statuses (also in tests/nvme/README.md) */
+#define PROG		"udrv-nvme"
+
+/* Exit statuses (also in examples/nvme.md) */
 enum {
 	EXIT_OK = 0,
 	EXIT_MISMATCH = 1,	/* data read back differs from what it must be */
 	EXIT_USAGE = 2,		/* bad command line */
-	EXIT_SETUP = 3,		/* binding, sysfs, nodes, mmap, DMA buffer */
+	EXIT_SETUP = 3,		/* open, identity, mapping, DMA buffer */
 	EXIT_CONTROLLER = 4,	/* fatal status, reset/enable timeout, CAP */
 	EXIT_COMMAND = 5,	/* a command completed with an error status */
 	EXIT_TIMEOUT = 6,	/* no completion in time; CQ out of step */
-	EXIT_GONE = 7,		/* device unbound under us (EIO, SIGBUS) */
+	EXIT_GONE = 7,		/* device unbound or removed under us */
 };
 
 /* ---- controller registers (offsets into BAR0) ---- */
@@ -150,7 +154,8 @@ _Static_assert(sizeof(struct cqe) == 16, "CQ entry");
 #define MAX_QUEUES	8		/* I/O queue pairs at most */
 #define MAX_IO_BYTES	(128u * 1024)	/* one command's transfer at most */
 #define SCRATCH_PAGES	3		/* --write/--reads: read, write, original */
-#define DMA_LIMIT	(4u << 20)	/* iio(4): a buffer is 4 MiB at most */
+#define DMA_LIMIT	(4u << 20)	/* iio(4), udrv_dma_alloc(3): 4 MiB at most */
+#define VECTORS_MAX	8		/* udrv_vector_count() at most */
 #define CSTS_CHECK_NS	10000000ull	/* fatal status and ages every 10 ms */
 
 /* ---- the test image (tests/nvme/mkimage): 8-byte words ---- */
@@ -170,9 +175,9 @@ static uint64_t pattern_word(uint64_t seed, uint64_t byte_offset)
 /* ---- state ---- */
 struct vector {
 	int nr;			/* MSI-X vector (0 also for INTx, MSI) */
-	int fd;			/* its event node, -1 if not opened */
-	char path[64];
-	unsigned long wakeups;	/* reads of the node that returned */
+	int fd;			/* udrv_event_fd(), -1 if not asked for */
+	char name[16];		/* "vector N", for messages */
+	unsigned long wakeups;	/* consumes that found new events */
 };
 
 /* one command in flight: its identifier is its index in the queue */
@@ -206,21 +211,23 @@ struct queue {
 
 static struct {
 	const char *pci;
-	int nr;				/* iio device of BAR0 */
-	struct iio_udrv_map bar_map;
+	struct udrv_device *ud;		/* the controller, through libudrv */
 	volatile uint32_t *bar;		/* BAR0 mapping */
-	struct iio_udrv_dma dma;	/* the DMA buffer */
+	size_t bar_len;
+	struct udrv_dma *dma;		/* the DMA buffer */
+	uint8_t *dma_cpu;		/* its mapping */
+	uint64_t dma_bus;		/* where the controller finds it */
 	size_t dma_used;		/* carved so far */
 	uint64_t cap;
 	bool intx;			/* unmask INTx after each wakeup */
-	struct vector vec[IIO_UDRV_VECTORS_MAX];
+	struct vector vec[VECTORS_MAX];
 	unsigned int vectors;		/* opened */
 	struct queue admin, io[MAX_QUEUES + 1];	/* io[nq]: --inject fatal */
 	unsigned int nq;
 	size_t ident, scratch;		/* offsets of the Identify, scratch pages */
 	unsigned int timeout_ms;
 	bool enabled;			/* CC.EN set by us: disable on exit */
-} dev = { .nr = -1, .timeout_ms = 5000 };
+} dev = { .timeout_ms = 5000 };
 
 static uint64_t ns_blocks;
 static uint32_t block_size;
@@ -233,7 +240,7 @@ static void die(int status, const char *fmt, ...)
 	va_list ap;
 
 	fflush(stdout);
-	fprintf(stderr, "iio_nvme: ");
+	fprintf(stderr, PROG ": ");
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -244,20 +251,25 @@ static void die(int status, const char *fmt, ...)
 	exit(status);
 }
 
-/* a failed iio_udrv call: its message, exit 7 for EIO (device gone) */
+/* a failed libudrv call: its message; exit 7 once the device is gone */
 __attribute__((noreturn))
-static void die_user(int err)
+static void die_udrv(void)
 {
-	if (err == -EIO)
-		die(EXIT_GONE, "device gone: %s", iio_udrv_error());
-	die(EXIT_SETUP, "%s", iio_udrv_error());
+	if (dev.ud && udrv_device_gone(dev.ud))
+		die(EXIT_GONE, "device gone: %s", udrv_strerror());
+	die(EXIT_SETUP, "%s", udrv_strerror());
 }
 
-/* touching a mapping after unbind raises SIGBUS: that is "gone" too */
+/*
+ * The library turns a SIGBUS on BAR0's mapping after the device went away
+ * into reads of all ones (CSTS then says so); one on the DMA buffer's
+ * mapping (iio zaps it at unbind) comes here, the handler the library
+ * found installed: that is "gone" too.
+ */
 static void on_sigbus(int sig)
 {
-	static const char msg[] = "iio_nvme: device gone: SIGBUS on the BAR "
-				  "or DMA buffer mapping (unbound?)\n";
+	static const char msg[] = PROG ": device gone: SIGBUS on the DMA "
+				  "buffer's mapping (unbound?)\n";
 
 	(void)sig;
 	if (write(2, msg, sizeof(msg) - 1) < 0)
@@ -268,7 +280,7 @@ static void on_sigbus(int sig)
 /* Ctrl-C, kill: stop the controller's DMA into our buffer, then go */
 static void on_signal(int sig)
 {
-	static const char msg[] = "iio_nvme: interrupted by a signal\n";
+	static const char msg[] = PROG ": interrupted by a signal\n";
 
 	if (dev.enabled)
 		dev.bar[REG_CC / 4] = 0;
@@ -306,38 +318,32 @@ static void set_reg64(uint32_t off, uint64_t v)
 /* the registers and the doorbells of queues 0 .. @queues - 1 */
 static void map_bar0(unsigned int queues)
 {
-	struct iio_udrv_map all;
+	volatile void *p;
 	size_t need;
-	int err;
 
-	/* CAP first, from a mapping of one page: the stride says how much
-	 * of the BAR the doorbells need */
-	err = iio_udrv_map(dev.nr, PAGE, &all);
-	if (err)
-		die_user(err);
-	dev.cap = ((volatile uint64_t *)all.p)[0];
-	iio_udrv_unmap(&all);
+	if (udrv_region_map(dev.ud, 0, &p, &dev.bar_len))
+		die_udrv();
+	dev.bar = p;
+	dev.cap = ((volatile uint64_t *)p)[0];
 	if (dev.cap == ~0ull)
 		die(EXIT_CONTROLLER, "CAP reads all ones: the device does not answer");
+	/* the stride says how much of the BAR the doorbells need */
 	need = REG_DOORBELL + 2 * queues * (4u << CAP_DSTRD(dev.cap));
-	err = iio_udrv_map(dev.nr, need, &dev.bar_map);
-	if (err == -EINVAL)
+	if (need > dev.bar_len)
 		die(EXIT_CONTROLLER, "BAR0 has no room for the doorbells of %u "
-		    "queues: %s", queues, iio_udrv_error());
-	if (err)
-		die_user(err);
-	dev.bar = dev.bar_map.p;
+		    "queues: %zu bytes needed, it has %zu", queues, need,
+		    dev.bar_len);
 }
 
 /* ---- the DMA buffer ---- */
 static void *dma_cpu(size_t off)
 {
-	return (uint8_t *)dev.dma.cpu + off;
+	return dev.dma_cpu + off;
 }
 
 static uint64_t dma_bus(size_t off)
 {
-	return dev.dma.bus + off;
+	return dev.dma_bus + off;
 }
 
 /* @bytes of the buffer, page-aligned: its offset */
@@ -346,7 +352,7 @@ static size_t carve(size_t bytes)
 	size_t off = dev.dma_used;
 
 	dev.dma_used += (bytes + PAGE - 1) / PAGE * PAGE;
-	if (dev.dma_used > dev.dma.size)
+	if (dev.dma_used > udrv_dma_size(dev.dma))
 		die(EXIT_SETUP, "internal: the DMA buffer is too small");
 	return off;
 }
@@ -381,7 +387,6 @@ static size_t io_queue_bytes(unsigned int depth, unsigned int io_bytes)
 static void get_dma_buffer(size_t need)
 {
 	size_t want = 64 * 1024;
-	int err;
 
 	if (need > DMA_LIMIT)
 		die(EXIT_USAGE, "the queues and data need %zu bytes of DMA "
@@ -390,29 +395,31 @@ static void get_dma_buffer(size_t need)
 	/* powers of two, so that a later run finds a buffer to reuse */
 	while (want < need)
 		want *= 2;
-	err = iio_udrv_dma(dev.nr, want, &dev.dma);
-	if (err)
-		die_user(err);
-	if (dev.dma.bus % PAGE)
-		die(EXIT_SETUP, "dma%d is not page-aligned on the bus", dev.dma.k);
+	if (udrv_dma_alloc(dev.ud, want, &dev.dma))
+		die_udrv();
+	dev.dma_cpu = udrv_dma_addr(dev.dma);
+	dev.dma_bus = udrv_dma_bus_addr(dev.dma);
+	if (dev.dma_bus % PAGE)
+		die(EXIT_SETUP, "the DMA buffer is not page-aligned on the bus");
 }
 
 static void unmask_intx(struct vector *v);
 
-/* ---- interrupts: which vectors, which event nodes ---- */
+/* ---- interrupts: which vectors ---- */
 static struct vector *open_vector(int nr)
 {
 	struct vector *v = &dev.vec[nr];
 	int fd;
 
-	if (v->path[0])
+	if (v->name[0])
 		return v;
 	v->nr = nr;
-	/* open before the controller can interrupt: a file sees the events
-	 * after its open (iio(4)) */
-	fd = iio_udrv_event_open(dev.nr, nr, v->path, sizeof(v->path));
+	snprintf(v->name, sizeof(v->name), "vector %d", nr);
+	/* before the controller can interrupt: the events counted are those
+	 * after this call (udrv_event_fd(3)) */
+	fd = udrv_event_fd(dev.ud, nr);
 	if (fd < 0)
-		die_user(fd);
+		die_udrv();
 	v->fd = fd;
 	if ((unsigned int)nr + 1 > dev.vectors)
 		dev.vectors = nr + 1;
@@ -428,19 +435,15 @@ static struct vector *open_vector(int nr)
 static const char *setup_interrupts(bool poll_io, bool vectors_needed)
 {
 	static char what[512];
-	char mode[32] = "intx", buf[32], io[256];
-	unsigned int vectors = 1, i;
-	long long n;
+	const char *mode = udrv_device_irq_mode(dev.ud);
+	unsigned int vectors = udrv_vector_count(dev.ud), i;
+	char io[256];
 
-	/* irq_mode and vectors are absent on an older iio_pci_generic */
-	iio_udrv_pci_attr(dev.pci, "irq_mode", mode, sizeof(mode));
-	n = iio_udrv_attr_num(dev.nr, "vectors");
-	if (n > 0)
-		vectors = n;
-	if (!iio_udrv_attr(dev.nr, "irq", buf, sizeof(buf)) && !strcmp(buf, "none"))
-		strcpy(mode, "none");
-	if (!strcmp(mode, "none"))
-		die(EXIT_SETUP, "%s has no interrupt (irq_mode none)", dev.pci);
+	if (!vectors || !strcmp(mode, "none"))
+		die(EXIT_SETUP, "%s has no interrupt (irq mode %s)", dev.pci,
+		    mode);
+	if (vectors > VECTORS_MAX)
+		vectors = VECTORS_MAX;
 	dev.intx = !strcmp(mode, "intx");
 
 	dev.admin.vec = open_vector(0);
@@ -461,23 +464,21 @@ static const char *setup_interrupts(bool poll_io, bool vectors_needed)
 		if (poll_io)
 			dev.io[i].vec = NULL;
 		else if (!strcmp(mode, "msix") && vectors > i + 1)
-			dev.io[i].vec = open_vector(i + 1);
+			dev.io[i].vec = open_vector((int)i + 1);
 		else
 			dev.io[i].vec = &dev.vec[0];
 	}
 	if (poll_io)
 		snprintf(io, sizeof(io), "polled");
 	else if (dev.nq == 1)
-		snprintf(io, sizeof(io), "on vector %d (%s)", dev.io[0].vec->nr,
-			 dev.io[0].vec->path);
+		snprintf(io, sizeof(io), "on vector %d", dev.io[0].vec->nr);
 	else if (dev.io[1].vec == dev.io[0].vec)
 		snprintf(io, sizeof(io), "%u queues on vector 0", dev.nq);
 	else
 		snprintf(io, sizeof(io), "%u queues on vectors 1 to %u", dev.nq,
 			 dev.nq);
-	snprintf(what, sizeof(what), "%s, %u vector%s; admin on vector 0 (%s), "
-		 "I/O %s", mode, vectors, vectors == 1 ? "" : "s",
-		 dev.vec[0].path, io);
+	snprintf(what, sizeof(what), "%s, %u vector%s; admin on vector 0, "
+		 "I/O %s", mode, vectors, vectors == 1 ? "" : "s", io);
 	return what;
 }
 
@@ -641,15 +642,11 @@ static unsigned int reap(struct queue *q, complete_fn *fn)
 	return n;
 }
 
-/* INTx only: writing a 32-bit 1 to the event node unmasks the line */
+/* INTx only: the line was masked by the interrupt; unmask it */
 static void unmask_intx(struct vector *v)
 {
-	uint32_t one = 1;
-
-	if (write(v->fd, &one, sizeof(one)) != sizeof(one))
-		die(errno == EIO ? EXIT_GONE : EXIT_SETUP,
-		    "%sunmasking INTx through %s: %s", errno == EIO ?
-		    "device gone: " : "", v->path, strerror(errno));
+	if (udrv_event_unmask(dev.ud, v->nr))
+		die_udrv();
 }
 
 /* fatal status or a vanished device: the end */
@@ -685,7 +682,7 @@ static void completion_timeout(struct queue *q, const struct slot *s)
 	if (q->vec && cq_ready(q))
 		die(EXIT_TIMEOUT, "timeout: the completion of %s command 0x%02x "
 		    "is in CQ %u but %s had no interrupt within %u ms",
-		    q->name, s->opcode, q->id, q->vec->path, dev.timeout_ms);
+		    q->name, s->opcode, q->id, q->vec->name, dev.timeout_ms);
 	die(EXIT_TIMEOUT, "timeout: no completion of %s command 0x%02x "
 	    "(queue %u) within %u ms (%s; CSTS 0x%x)", q->name, s->opcode,
 	    q->id, dev.timeout_ms, q->vec ? "interrupt" : "polled",
@@ -719,9 +716,10 @@ static unsigned int take_completions(struct queue **qs, unsigned int n,
 	static uint64_t next_check;
 	static unsigned long spins;
 	unsigned int i, j, got = 0, nfds;
-	int fds[IIO_UDRV_VECTORS_MAX];
-	struct vector *vs[IIO_UDRV_VECTORS_MAX];
-	long mask;
+	struct pollfd fds[VECTORS_MAX];
+	struct vector *vs[VECTORS_MAX];
+	int64_t events;
+	int ready;
 
 	if (!next_check)
 		next_check = now_ns() + CSTS_CHECK_NS;
@@ -742,7 +740,9 @@ static unsigned int take_completions(struct queue **qs, unsigned int n,
 				;
 			if (j == nfds) {
 				vs[nfds] = qs[i]->vec;
-				fds[nfds++] = qs[i]->vec->fd;
+				fds[nfds++] = (struct pollfd){
+					.fd = qs[i]->vec->fd, .events = POLLIN
+				};
 			}
 		}
 		if (got)
@@ -755,20 +755,26 @@ static unsigned int take_completions(struct queue **qs, unsigned int n,
 		 */
 		if (!nfds)
 			continue;
-		/* interrupts: block on the vectors, 10 ms at a time */
-		mask = iio_udrv_event_wait(fds, nfds, CSTS_CHECK_NS / 1000000, NULL);
-		if (mask == -EIO)
-			die(EXIT_GONE, "device gone: waiting on %s%s: %s (unbound?)",
-			    vs[0]->path, nfds > 1 ? " and others" : "",
-			    iio_udrv_error());
-		if (mask < 0)
-			die_user(mask);
-		if (!mask || now_ns() > next_check) {
+		/* interrupts: block on the vectors' fds, 10 ms at a time */
+		ready = poll(fds, nfds, CSTS_CHECK_NS / 1000000);
+		if (ready < 0 && errno != EINTR)
+			die(EXIT_SETUP, "poll: %s", strerror(errno));
+		if (ready <= 0 || now_ns() > next_check) {
 			watchdog(qs, n, during);
 			next_check = now_ns() + CSTS_CHECK_NS;
 		}
-		for (j = 0; j < nfds; j++) {
-			if (!(mask & (1l << j)))
+		for (j = 0; ready > 0 && j < nfds; j++) {
+			if (fds[j].revents & (POLLERR | POLLHUP | POLLNVAL))
+				die(EXIT_GONE, "device gone: waiting on %s%s "
+				    "(unbound?)", vs[j]->name,
+				    nfds > 1 ? " and others" : "");
+			if (!(fds[j].revents & POLLIN))
+				continue;
+			/* consume: the fd is quiet until the next event */
+			events = udrv_event_consume(dev.ud, vs[j]->nr);
+			if (events < 0)
+				die_udrv();
+			if (!events)
 				continue;
 			vs[j]->wakeups++;
 			for (i = 0; i < n; i++)
@@ -985,9 +991,9 @@ static bool check_pattern(const uint8_t *p, uint64_t seed, uint64_t lba,
 		memcpy(&w, p + i, 8);
 		if (w != pattern_word(seed, off + i)) {
 			if (!mismatches)
-				fprintf(stderr, "iio_nvme: mismatch at byte %llu: "
+				fprintf(stderr, PROG ": mismatch at byte %llu: "
 					"0x%016llx, want 0x%016llx\n",
-					(unsigned long long)(off + i),
+					(unsigned long long)off + i,
 					(unsigned long long)w,
 					(unsigned long long)pattern_word(seed, off + i));
 			mismatches++;
@@ -1054,7 +1060,7 @@ static void read_test(unsigned long n, bool check, const char *save)
 {
 	uint64_t units = ns_blocks * block_size / PAGE, *lat, t0, total;
 	uint8_t *data = dma_cpu(dev.scratch);
-	unsigned long i, nlat;
+	unsigned long i, nlat, p50, p99;
 	int sfd = -1;
 
 	if (!units)
@@ -1076,19 +1082,22 @@ static void read_test(unsigned long n, bool check, const char *save)
 		if (check)
 			check_pattern(data, 0, lba, PAGE);
 		if (sfd >= 0 && i < units &&
-		    pwrite(sfd, data, PAGE, unit * PAGE) != PAGE)
+		    pwrite(sfd, data, PAGE, (off_t)(unit * PAGE)) != PAGE)
 			die(EXIT_SETUP, "writing %s: %s", save, strerror(errno));
 	}
 	total = now_ns() - t0;
 	if (sfd >= 0)
 		close(sfd);
 	qsort(lat, nlat, sizeof(*lat), cmp_u64);
+	p50 = nlat / 2;
+	p99 = nlat * 99 / 100;
 	printf("reads: %lu x %u bytes, %s%lu mismatches\n", n, PAGE,
 	       check ? "" : "not checked, ", mismatches);
 	printf("rate: %.0f reads/s, latency median %.1f us, p99 %.1f us, "
-	       "min %.1f us, max %.1f us (%s)\n", n * 1e9 / total,
-	       lat[nlat / 2] / 1e3, lat[nlat * 99 / 100] / 1e3, lat[0] / 1e3,
-	       lat[nlat - 1] / 1e3, dev.io[0].vec ? "interrupt" : "polling");
+	       "min %.1f us, max %.1f us (%s)\n", (double)n * 1e9 / (double)total,
+	       (double)lat[p50] / 1e3, (double)lat[p99] / 1e3,
+	       (double)lat[0] / 1e3, (double)lat[nlat - 1] / 1e3,
+	       dev.io[0].vec ? "interrupt" : "polling");
 	free(lat);
 }
 
@@ -1110,7 +1119,6 @@ static struct {
 	uint64_t next_unit, rng;
 	bool verify_reading, stop;
 	uint64_t ios, errors, expected_errors;
-	unsigned int injects;
 } perf;
 
 static uint64_t xorshift(void)
@@ -1189,7 +1197,7 @@ static void perf_complete(struct queue *q, struct slot *s, const struct cqe *c,
 
 	if (c->status >> 1) {
 		/* a failed command: its status, and the run goes on */
-		fprintf(stderr, "iio_nvme: command failed: queue %u, command "
+		fprintf(stderr, PROG ": command failed: queue %u, command "
 			"0x%02x at block %llu: status type %u code 0x%02x%s\n",
 			q->id, s->opcode, (unsigned long long)s->lba,
 			STATUS_SCT(c->status), STATUS_SC(c->status),
@@ -1254,7 +1262,7 @@ static void perf_drive(struct queue **qs, unsigned int n, uint64_t end)
 static void perf_run(enum workload wl, unsigned int depth, unsigned int io_bytes,
 		     double secs, uint64_t seed, unsigned int injects)
 {
-	struct queue *qs[MAX_QUEUES + 1];
+	struct queue *qs[MAX_QUEUES + 1] = { &dev.io[0] };	/* nq >= 1 */
 	unsigned long doorbells = 0, commands = 0;
 	uint64_t t0, elapsed, bytes;
 	unsigned int i;
@@ -1268,7 +1276,7 @@ static void perf_run(enum workload wl, unsigned int depth, unsigned int io_bytes
 	perf.units = ns_blocks * block_size / io_bytes;
 	if (!perf.units)
 		die(EXIT_USAGE, "--size %u: the namespace has %llu bytes",
-		    io_bytes, (unsigned long long)(ns_blocks * block_size));
+		    io_bytes, (unsigned long long)ns_blocks * block_size);
 	for (i = 0; i < dev.nq; i++)
 		qs[i] = &dev.io[i];
 	if (wl == WL_VERIFY)
@@ -1320,20 +1328,21 @@ static void perf_run(enum workload wl, unsigned int depth, unsigned int io_bytes
 		       mismatches);
 	printf("ios: %llu, failed %llu\n", (unsigned long long)perf.ios,
 	       (unsigned long long)perf.errors);
-	printf("rate: %.0f IOPS, %.2f MiB/s\n", perf.ios * 1e9 / elapsed,
-	       bytes * 1e9 / elapsed / (1024 * 1024));
+	printf("rate: %.0f IOPS, %.2f MiB/s\n",
+	       (double)perf.ios * 1e9 / (double)elapsed,
+	       (double)bytes * 1e9 / (double)elapsed / (1024 * 1024));
 	if (perf.ios)
 		lat_hist_print(&latencies);
 	for (i = 0; i < dev.nq; i++) {
 		printf("queue %u: %s, %lu commands, %lu SQ doorbells, %lu failed\n",
-		       dev.io[i].id, dev.io[i].vec ? dev.io[i].vec->path : "polled",
+		       dev.io[i].id, dev.io[i].vec ? dev.io[i].vec->name : "polled",
 		       dev.io[i].commands, dev.io[i].doorbells, dev.io[i].errors);
 		commands += dev.io[i].commands;
 		doorbells += dev.io[i].doorbells;
 	}
 	printf("doorbells: %lu SQ doorbell writes for %lu commands (%.2f per "
 	       "write)\n", doorbells, commands,
-	       doorbells ? (double)commands / doorbells : 0.0);
+	       doorbells ? (double)commands / (double)doorbells : 0.0);
 }
 
 /* ---- shutdown ---- */
@@ -1356,13 +1365,14 @@ static void shutdown_controller(void)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: iio_nvme [--poll] [--queues N] [--timeout MS]\n"
+		"usage: udrv-nvme [--poll] [--queues N] [--timeout MS]\n"
 		"                [--reads N] [--check] [--write LBA] [--save FILE]\n"
 		"                [--workload W [--depth N] [--size BYTES] [--time S]\n"
 		"                 [--seed N] [--inject KIND]...] PCI_ADDR\n"
 		"\n"
-		"A user-space NVMe driver on iio_pci_generic: binds PCI_ADDR\n"
-		"(e.g. 0000:00:1a.0), identifies the controller and namespace 1,\n"
+		"A user-space NVMe driver on libudrv: opens PCI_ADDR (e.g.\n"
+		"0000:00:1a.0, bound to iio_pci_generic or vfio-pci), identifies\n"
+		"the controller and namespace 1,\n"
 		"creates I/O queue pairs (queue i on MSI-X vector i) and works.\n"
 		"\n"
 		"  --poll         take I/O completions by polling the CQs (no interrupt;\n"
@@ -1438,7 +1448,6 @@ int main(int argc, char **argv)
 	uint64_t seed = 1;
 	size_t need;
 	char *end;
-	int err;
 
 	dev.nq = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -1476,7 +1485,7 @@ int main(int argc, char **argv)
 			if (k == 5)
 				die(EXIT_USAGE, "--workload is read, write, randread, "
 				    "randwrite or verify, not \"%s\"", optarg);
-			wl = k;
+			wl = (int)k;
 			break;
 		case 'q':
 			depth = number("--depth", optarg, 1, 65535);
@@ -1540,23 +1549,20 @@ int main(int argc, char **argv)
 	signal(SIGHUP, on_signal);
 	signal(SIGPIPE, SIG_IGN);	/* stdout gone (| head): finish anyway */
 
-	/* 1. bind, BAR0's iio device: a PCI function of class 01 08 02
-	 * (mass storage, non-volatile memory, NVM Express) */
+	/* 1. the controller: a PCI function of class 01 08 02 (mass
+	 * storage, non-volatile memory, NVM Express), bound to
+	 * iio_pci_generic or vfio-pci */
 	{
-		char class[32];
+		uint32_t class_code;
 
-		if (iio_udrv_pci_attr(dev.pci, "class", class, sizeof(class)))
-			die(EXIT_SETUP, "no PCI device %s", dev.pci);
-		if (strcmp(class, "0x010802"))
-			die(EXIT_SETUP, "%s is not an NVMe controller (class %s)",
-			    dev.pci, class);
+		if (udrv_device_open(dev.pci, &dev.ud))
+			die_udrv();
+		if (udrv_device_pci_id(dev.ud, NULL, NULL, &class_code))
+			die_udrv();
+		if (class_code != 0x010802)
+			die(EXIT_SETUP, "%s is not an NVMe controller (class "
+			    "0x%06x)", dev.pci, class_code);
 	}
-	err = iio_udrv_bind(dev.pci);
-	if (err)
-		die_user(err);
-	dev.nr = iio_udrv_find_bar(dev.pci, 0);
-	if (dev.nr < 0)
-		die_user(dev.nr);
 	/* 2. the registers; the doorbells of the queues */
 	map_bar0(dev.nq + 2);
 	if (depth > CAP_MQES(dev.cap))
@@ -1571,8 +1577,8 @@ int main(int argc, char **argv)
 	dev.ident = carve(PAGE);
 	dev.scratch = carve(SCRATCH_PAGES * PAGE);
 	enable_controller();			/* 4 */
-	printf("controller: %s iio%d, NVMe %u.%u, queues of %u entries at "
-	       "most, doorbell stride %u\n", dev.pci, dev.nr,
+	printf("controller: %s (%s), NVMe %u.%u, queues of %u entries at "
+	       "most, doorbell stride %u\n", dev.pci, udrv_device_backend(dev.ud),
 	       reg32(REG_VS) >> 16, reg32(REG_VS) >> 8 & 0xff,
 	       CAP_MQES(dev.cap) + 1, 4u << CAP_DSTRD(dev.cap));
 	identify_all();				/* 5 */
@@ -1608,5 +1614,6 @@ int main(int argc, char **argv)
 		die(EXIT_COMMAND, "%llu command%s failed (%llu injected)",
 		    (unsigned long long)perf.errors, perf.errors == 1 ? "" : "s",
 		    (unsigned long long)perf.expected_errors);
+	udrv_device_close(dev.ud);
 	return EXIT_OK;
 }

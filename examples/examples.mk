@@ -1,0 +1,17 @@
+# examples/examples.mk - the example drivers on libudrv, included by the top
+# Makefile: static programs for the guest (build/guest-bin/, which
+# qemu/mkinitramfs puts on the guest's PATH), run by the guest tests.
+#   udrv-edu   examples/edu.c: QEMU's edu (tests/test_udrv, test_udrv_vfio)
+#   udrv-nvme  examples/nvme.c: an NVMe driver (tests/test_nvme and others;
+#              examples/nvme.md)
+
+EXAMPLES := $(BUILD)/guest-bin/udrv-edu $(BUILD)/guest-bin/udrv-nvme
+
+tests: $(EXAMPLES)
+
+$(BUILD)/guest-bin/udrv-edu: examples/edu.c
+$(BUILD)/guest-bin/udrv-nvme: examples/nvme.c examples/latency_hist.h
+$(EXAMPLES): $(BUILD)/lib/guest/libudrv.a lib/udrv.h | deps
+	@mkdir -p $(@D)
+	$(CC) $(GUEST_CFLAGS) -Ilib -o $@ $(filter %.c,$^) \
+		$(BUILD)/lib/guest/libudrv.a
