@@ -4,6 +4,11 @@
 #                       /usr/bin) and build/cli/iioctl (host, ASan+UBSan)
 #                       plus the host test programs (build/cli/test_*)
 #   tests/host/run      the host tests (built by `make cli`)
+#
+# iioctl is built on libudrv (lib/, its register maps: udrv_regmap_parse(3))
+# and links it statically, the guest's build/lib/guest/libudrv.a in the
+# static guest binary (what make install installs) and build/lib/libudrv.a
+# in the host one: nothing more is needed at run time.
 #   make golden-update  boots the guest, reruns every case of tests/golden
 #                       and rewrites each case's expected stdout, stderr
 #                       and status with what the guest printed, for review
@@ -18,7 +23,7 @@ CLI_LIB_SRCS := cli/common.c cli/device.c cli/columns.c cli/region.c
 # one version: the framework's (kmod/iio_core.c, /sys/class/iio/version)
 IIO_VERSION := $(shell sed -n 's/^\#define IIO_FRAMEWORK_VERSION[[:space:]]*"\(.*\)"/\1/p' kmod/iio_core.c)
 CLI_VERSION_FLAG := -DIIOCTL_VERSION='"$(IIO_VERSION)"'
-CLI_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -g -D_GNU_SOURCE \
+CLI_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -g -D_GNU_SOURCE -Ilib \
 	$(CLI_VERSION_FLAG)
 CLI_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
@@ -30,13 +35,17 @@ CLI_HOST_TESTS := $(patsubst tests/host/%.c,$(BUILD)/cli/%,\
 
 cli: $(BUILD)/guest-bin/iioctl $(BUILD)/cli/iioctl $(CLI_HOST_TESTS)
 
-$(BUILD)/guest-bin/iioctl: $(CLI_SRCS) $(CLI_HDRS) kmod/iio_core.c | deps
+$(BUILD)/guest-bin/iioctl: $(CLI_SRCS) $(CLI_HDRS) kmod/iio_core.c \
+		lib/udrv.h $(BUILD)/lib/guest/libudrv.a | deps
 	@mkdir -p $(@D)
-	$(CC) $(CLI_CFLAGS) -O2 -static -o $@ $(CLI_SRCS) $(CLI_POPT_STATIC)
+	$(CC) $(CLI_CFLAGS) -O2 -static -o $@ $(CLI_SRCS) \
+		$(BUILD)/lib/guest/libudrv.a $(CLI_POPT_STATIC)
 
-$(BUILD)/cli/iioctl: $(CLI_SRCS) $(CLI_HDRS) kmod/iio_core.c | deps
+$(BUILD)/cli/iioctl: $(CLI_SRCS) $(CLI_HDRS) kmod/iio_core.c lib/udrv.h \
+		$(BUILD)/lib/libudrv.a | deps
 	@mkdir -p $(@D)
-	$(CC) $(CLI_CFLAGS) -O1 $(CLI_SAN) -o $@ $(CLI_SRCS) -lpopt
+	$(CC) $(CLI_CFLAGS) -O1 $(CLI_SAN) -o $@ $(CLI_SRCS) \
+		$(BUILD)/lib/libudrv.a -lpopt
 
 $(BUILD)/cli/test_%: tests/host/test_%.c $(CLI_LIB_SRCS) $(CLI_HDRS) | deps
 	@mkdir -p $(@D)

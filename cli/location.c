@@ -18,10 +18,10 @@ static bool is_name(const char *s)
 }
 
 /* The map of r's device for name arg, or NULL with why set. */
-static const struct regmap *map_for_name(const struct region *r,
+static const struct udrv_regmap *map_for_name(const struct region *r,
 					 const char *arg, char *why)
 {
-	const struct regmap *map;
+	const struct udrv_regmap *map;
 
 	if (r->node == NODE_DMA) {
 		snprintf(why, WHY_MAX, "invalid offset '%s': a DMA buffer has no registers",
@@ -38,8 +38,8 @@ static const struct regmap *map_for_name(const struct region *r,
 bool location_parse(const struct region *r, const char *arg, unsigned width,
 		    struct location *loc, char *why)
 {
-	char name[2 * REGMAP_NAME_MAX + 2];
-	const struct regmap *map;
+	char name[2 * UDRV_REGMAP_NAME_MAX + 2];
+	const struct udrv_regmap *map;
 	const char *dot;
 	struct iio_window w;
 
@@ -53,42 +53,44 @@ bool location_parse(const struct region *r, const char *arg, unsigned width,
 		return false;
 	if (strlen(arg) >= sizeof(name)) {
 		snprintf(why, WHY_MAX, "no register '%.*s...' in %s",
-			 REGMAP_NAME_MAX, arg, map->path);
+			 UDRV_REGMAP_NAME_MAX, arg, udrv_regmap_path(map));
 		return false;
 	}
 	copy_string(name, sizeof(name), arg);
 	dot = strchr(arg, '.');
 	if (dot)
 		name[dot - arg] = '\0';
-	loc->reg = regmap_find_reg(map, name);
+	loc->reg = udrv_regmap_find_reg(map, name);
 	if (!loc->reg) {
 		snprintf(why, WHY_MAX, "no register '%s' in %s (iioctl regs %s lists them)",
-			 name, map->path, r->dev->label);
+			 name, udrv_regmap_path(map), r->dev->label);
 		return false;
 	}
 	if (dot) {
-		loc->field = regmap_find_field(loc->reg, dot + 1);
+		loc->field = udrv_reg_find_field(loc->reg, dot + 1);
 		if (!loc->field) {
 			snprintf(why, WHY_MAX, "register %s has no field '%s' (iioctl regs %s %s lists them)",
-				 loc->reg->name, dot + 1, r->dev->label,
-				 loc->reg->name);
+				 udrv_reg_name(loc->reg), dot + 1, r->dev->label,
+				 udrv_reg_name(loc->reg));
 			return false;
 		}
 	}
 	if (!width)
-		loc->width = loc->reg->width;
-	if (loc->field && loc->field->msb >= 8 * loc->width) {
+		loc->width = udrv_reg_width(loc->reg);
+	if (loc->field && udrv_field_msb(loc->field) >= 8 * loc->width) {
 		snprintf(why, WHY_MAX, "field %s.%s (bits %u:%u) does not fit width %u",
-			 loc->reg->name, loc->field->name, loc->field->msb,
-			 loc->field->lsb, loc->width);
+			 udrv_reg_name(loc->reg), udrv_field_name(loc->field),
+			 udrv_field_msb(loc->field), udrv_field_lsb(loc->field),
+			 loc->width);
 		return false;
 	}
-	loc->offset = loc->reg->offset;
+	loc->offset = udrv_reg_offset(loc->reg);
 	if (r->node == NODE_IN || r->node == NODE_OUT) {
 		w = device_window(r->dev, r->node);
 		if (loc->offset < w.offset || loc->offset - w.offset >= w.len) {
 			snprintf(why, WHY_MAX, "register %s (0x%llx) is outside %s",
-				 loc->reg->name, (unsigned long long)loc->offset,
+				 udrv_reg_name(loc->reg),
+				 (unsigned long long)loc->offset,
 				 r->label);
 			return false;
 		}
@@ -108,17 +110,21 @@ void location_parse_or_die(const struct region *r, const char *arg,
 
 bool location_access(const struct location *loc, bool write, char *why)
 {
-	const struct regmap_reg *reg = loc->reg;
+	const struct udrv_reg *reg = loc->reg;
+	enum udrv_reg_access access;
 
 	if (!reg)
 		return true;
-	if (write && reg->access == ACCESS_RO)
-		snprintf(why, WHY_MAX, "register %s is read-only", reg->name);
-	else if (!write && reg->access == ACCESS_WO)
-		snprintf(why, WHY_MAX, "register %s is write-only", reg->name);
-	else if (write && loc->field && reg->access == ACCESS_WO)
+	access = udrv_reg_access(reg);
+	if (write && access == UDRV_REG_RO)
+		snprintf(why, WHY_MAX, "register %s is read-only",
+			 udrv_reg_name(reg));
+	else if (!write && access == UDRV_REG_WO)
+		snprintf(why, WHY_MAX, "register %s is write-only",
+			 udrv_reg_name(reg));
+	else if (write && loc->field && access == UDRV_REG_WO)
 		snprintf(why, WHY_MAX, "register %s is write-only: its field %s cannot be changed alone (write the register)",
-			 reg->name, loc->field->name);
+			 udrv_reg_name(reg), udrv_field_name(loc->field));
 	else
 		return true;
 	return false;
@@ -136,33 +142,36 @@ bool location_value_mask(const struct location *loc, const char *value_arg,
 			 const char *mask_arg, uint64_t *value, uint64_t *mask,
 			 char *why)
 {
-	const struct regmap_field *f = loc->field;
-	const struct regmap_value *named;
+	const struct udrv_field *f = loc->field;
+	const struct udrv_field_value *named;
 	char buf[32];
 
 	if (!f)
 		return parse_value_mask(value_arg, mask_arg,
 					width_bits(loc->width), value, mask,
 					why);
-	named = is_name(value_arg) ? regmap_find_value(f, value_arg) : NULL;
+	named = is_name(value_arg) ? udrv_field_find_value(f, value_arg) :
+				      NULL;
 	if (is_name(value_arg) && !named) {
 		snprintf(why, WHY_MAX, "field %s.%s has no value '%s'%s",
-			 loc->reg->name, f->name, value_arg,
-			 f->nvalues ? " (iioctl regs lists them)" : "");
+			 udrv_reg_name(loc->reg), udrv_field_name(f), value_arg,
+			 udrv_field_value_count(f) ?
+			 " (iioctl regs lists them)" : "");
 		return false;
 	}
 	if (named) {
 		snprintf(buf, sizeof(buf), "0x%llx",
-			 (unsigned long long)named->value);
+			 (unsigned long long)udrv_field_value_number(named));
 		value_arg = buf;
 	}
-	if (!parse_value_mask(value_arg, mask_arg, regmap_field_bits(f),
+	if (!parse_value_mask(value_arg, mask_arg,
+			      udrv_field_mask(f) >> udrv_field_lsb(f),
 			      value, mask, why))
 		return false;
-	*value <<= f->lsb;
-	*mask <<= f->lsb;
+	*value <<= udrv_field_lsb(f);
+	*mask <<= udrv_field_lsb(f);
 	/* w1c: the other bits are written 0, which clears nothing */
-	if (loc->reg->access == ACCESS_W1C)
+	if (udrv_reg_access(loc->reg) == UDRV_REG_W1C)
 		*mask = width_bits(loc->width);
 	return true;
 }
@@ -181,7 +190,7 @@ uint64_t location_extract(const struct location *loc, uint64_t v)
 {
 	if (!loc->field)
 		return v;
-	return v >> loc->field->lsb & regmap_field_bits(loc->field);
+	return (v & udrv_field_mask(loc->field)) >> udrv_field_lsb(loc->field);
 }
 
 void location_print(const struct location *loc, uint64_t v, bool decimal)
@@ -192,7 +201,7 @@ void location_print(const struct location *loc, uint64_t v, bool decimal)
 		print_value(v, loc->width, decimal);
 		return;
 	}
-	bits = loc->field->msb - loc->field->lsb + 1;
+	bits = field_nbits(loc->field);
 	if (decimal)
 		printf("%llu\n", (unsigned long long)location_extract(loc, v));
 	else
@@ -203,9 +212,10 @@ void location_print(const struct location *loc, uint64_t v, bool decimal)
 void location_label(const struct location *loc, char *buf, size_t size)
 {
 	if (loc->field)
-		snprintf(buf, size, "%s.%s", loc->reg->name, loc->field->name);
+		snprintf(buf, size, "%s.%s", udrv_reg_name(loc->reg),
+			 udrv_field_name(loc->field));
 	else if (loc->reg)
-		snprintf(buf, size, "%s", loc->reg->name);
+		snprintf(buf, size, "%s", udrv_reg_name(loc->reg));
 	else
 		snprintf(buf, size, "0x%llx", (unsigned long long)loc->offset);
 }

@@ -10,14 +10,20 @@
 #include <stdint.h>
 
 #include "region.h"
-#include "regmap.h"
+#include "udrv.h"
 
 struct location {
 	uint64_t offset;		/* in the node used */
 	unsigned width;			/* -w, the register's, or 4 */
-	const struct regmap_reg *reg;	/* NULL: a number was given */
-	const struct regmap_field *field;	/* REG.FIELD, or NULL */
+	const struct udrv_reg *reg;	/* NULL: a number was given */
+	const struct udrv_field *field;	/* REG.FIELD, or NULL */
 };
+
+/* how many bits a field has */
+static inline unsigned field_nbits(const struct udrv_field *f)
+{
+	return udrv_field_msb(f) - udrv_field_lsb(f) + 1;
+}
 
 /*
  * arg: a number, or REG / REG.FIELD (any case) of the map of r's device

@@ -30,30 +30,32 @@ void regmap_set_dirs(const char *dirs)
 
 /* The loaded maps, by path: two devices of a kind share one. */
 #define MAX_MAPS 16
-static struct regmap maps[MAX_MAPS];
+static struct udrv_regmap *maps[MAX_MAPS];
 static size_t nmaps;
 
-const struct regmap *regmap_load_or_die(const char *path)
+/*
+ * The file is read here, not by udrv_regmap_load(): load_input() takes "-"
+ * (standard input) and says "cannot open FILE: why" as iioctl's other
+ * inputs do.
+ */
+const struct udrv_regmap *regmap_load_or_die(const char *path)
 {
-	char err[256];
-	unsigned line;
 	unsigned char *text;
 	size_t len, i;
 
 	for (i = 0; i < nmaps; i++)
-		if (!strcmp(maps[i].path, path))
-			return &maps[i];
+		if (!strcmp(udrv_regmap_path(maps[i]), path))
+			return maps[i];
 	if (nmaps == MAX_MAPS)
 		die(IIOCTL_EUSAGE, "more than %d register maps", MAX_MAPS);
 	text = load_input(path, 1 << 20, &len);
 	if (len > 1 << 20)
 		die(IIOCTL_EUSAGE, "%s: larger than 1 MiB: not a register map",
 		    path);
-	if (!regmap_parse((const char *)text, len, path, &maps[nmaps], &line,
-			  err, sizeof(err)))
-		die(IIOCTL_EUSAGE, "%s:%u: %s", path, line, err);
+	if (udrv_regmap_parse((const char *)text, len, path, &maps[nmaps]) < 0)
+		die(IIOCTL_EUSAGE, "%s", udrv_strerror());
 	free(text);
-	return &maps[nmaps++];
+	return maps[nmaps++];
 }
 
 /* Appends "DIR/iioctl/maps" for each DIR of the colon list (empty: none). */
@@ -140,11 +142,11 @@ size_t regmap_candidates(const struct iio_device_info *dev,
 #define MAX_SEARCHED 64
 static struct {
 	unsigned nr;
-	const struct regmap *map;
+	const struct udrv_regmap *map;
 } searched[MAX_SEARCHED];
 static size_t nsearched;
 
-static const struct regmap *search_map(const struct iio_device_info *dev)
+static const struct udrv_regmap *search_map(const struct iio_device_info *dev)
 {
 	char dirs[16][PATH_MAX], names[8][REGMAP_FILE_NAME_MAX];
 	char path[PATH_MAX + REGMAP_FILE_NAME_MAX];
@@ -163,9 +165,9 @@ static const struct regmap *search_map(const struct iio_device_info *dev)
 	return NULL;
 }
 
-const struct regmap *device_regmap(const struct iio_device_info *dev)
+const struct udrv_regmap *device_regmap(const struct iio_device_info *dev)
 {
-	const struct regmap *map;
+	const struct udrv_regmap *map;
 	size_t i;
 
 	if (map_file)

@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 #include "device.h"
-#include "regmap.h"
+#include "udrv.h"
 
 #define REGMAP_FILE_NAME_MAX 300
 
@@ -37,10 +37,10 @@ size_t regmap_candidates(const struct iio_device_info *dev,
 /*
  * The device's map, searched for once per device and loaded once; NULL
  * if there is none.  A map that does not parse dies with "FILE:LINE: why"
- * (status 2).
+ * (status 2), libudrv's message (udrv_regmap_parse(3)).
  */
-const struct regmap *device_regmap(const struct iio_device_info *dev);
+const struct udrv_regmap *device_regmap(const struct iio_device_info *dev);
 /* A map file, loaded once; dies (status 2) if unreadable or bad. */
-const struct regmap *regmap_load_or_die(const char *path);
+const struct udrv_regmap *regmap_load_or_die(const char *path);
 
 #endif

@@ -45,41 +45,43 @@ static char *format(const char *fmt, ...)
 	return s;
 }
 
-static char *field_bits_text(const struct regmap_field *f)
+static char *field_bits_text(const struct udrv_field *f)
 {
-	return f->msb == f->lsb ? format("%u", f->lsb) :
-				  format("%u:%u", f->msb, f->lsb);
+	unsigned msb = udrv_field_msb(f), lsb = udrv_field_lsb(f);
+
+	return msb == lsb ? format("%u", lsb) : format("%u:%u", msb, lsb);
 }
 
 static char *field_value_text(const struct shown *s,
-			      const struct regmap_field *f)
+			      const struct udrv_field *f)
 {
 	struct location floc = s->loc;
-	const struct regmap_value *named;
-	unsigned bits = f->msb - f->lsb + 1;
+	const struct udrv_field_value *named;
+	unsigned bits = field_nbits(f);
 	uint64_t v;
 
 	if (!s->has_value)
 		return xstrdup("-");
 	floc.field = f;
 	v = location_extract(&floc, s->value);
-	named = regmap_value_name(f, v);
+	named = udrv_field_value_for(f, v);
 	return format("0x%0*llx%s%s%s", (int)((bits + 3) / 4),
 		      (unsigned long long)v, named ? " (" : "",
-		      named ? named->name : "", named ? ")" : "");
+		      named ? udrv_field_value_name(named) : "",
+		      named ? ")" : "");
 }
 
 static char *reg_value_text(const struct shown *s)
 {
-	const struct regmap_reg *reg = s->loc.reg;
 	int digits = (int)(2 * s->loc.width);
+	uint64_t reset;
 
 	if (!s->has_value)
 		return xstrdup("- (write-only)");
-	if (reg->has_reset && s->value != reg->reset)
+	if (!udrv_reg_reset(s->loc.reg, &reset) && s->value != reset)
 		return format("0x%0*llx (reset 0x%0*llx)", digits,
 			      (unsigned long long)s->value, digits,
-			      (unsigned long long)reg->reset);
+			      (unsigned long long)reset);
 	return format("0x%0*llx", digits, (unsigned long long)s->value);
 }
 
@@ -108,21 +110,22 @@ static void print_text(const struct shown *shown, size_t n)
 			digits++;
 	for (i = 0; i < n; i++) {
 		const struct shown *s = &shown[i];
-		const struct regmap_reg *reg = s->loc.reg;
+		const struct udrv_reg *reg = s->loc.reg;
 
-		add_row(&rows, &nrows, xstrdup(reg->name),
+		add_row(&rows, &nrows, xstrdup(udrv_reg_name(reg)),
 			format("0x%0*llx", digits,
 			       (unsigned long long)s->loc.offset),
-			xstrdup(regmap_access_name(reg->access)),
-			reg_value_text(s), reg->desc);
-		for (j = 0; j < reg->nfields; j++) {
-			const struct regmap_field *f = &reg->fields[j];
+			xstrdup(udrv_reg_access_name(udrv_reg_access(reg))),
+			reg_value_text(s), udrv_reg_desc(reg));
+		for (j = 0; j < udrv_reg_field_count(reg); j++) {
+			const struct udrv_field *f = udrv_reg_field_at(reg, j);
 
 			if (s->loc.field && s->loc.field != f)
 				continue;
-			add_row(&rows, &nrows, format("  %s", f->name),
+			add_row(&rows, &nrows,
+				format("  %s", udrv_field_name(f)),
 				field_bits_text(f), xstrdup(""),
-				field_value_text(s, f), f->desc);
+				field_value_text(s, f), udrv_field_desc(f));
 		}
 	}
 	for (i = 0; i < nrows; i++)
@@ -150,68 +153,72 @@ static void print_text(const struct shown *shown, size_t n)
 	free(rows);
 }
 
-static void json_field(const struct shown *s, const struct regmap_field *f)
+static void json_field(const struct shown *s, const struct udrv_field *f)
 {
 	struct location floc = s->loc;
-	const struct regmap_value *named = NULL;
+	const struct udrv_field_value *named = NULL;
 	uint64_t v = 0;
 
 	floc.field = f;
 	if (s->has_value) {
 		v = location_extract(&floc, s->value);
-		named = regmap_value_name(f, v);
+		named = udrv_field_value_for(f, v);
 	}
 	printf("{\"name\": ");
-	json_string(stdout, f->name);
-	printf(", \"msb\": %u, \"lsb\": %u, \"value\": ", f->msb, f->lsb);
+	json_string(stdout, udrv_field_name(f));
+	printf(", \"msb\": %u, \"lsb\": %u, \"value\": ", udrv_field_msb(f),
+	       udrv_field_lsb(f));
 	if (s->has_value)
 		printf("%llu", (unsigned long long)v);
 	else
 		printf("null");
 	printf(", \"value_name\": ");
 	if (named)
-		json_string(stdout, named->name);
+		json_string(stdout, udrv_field_value_name(named));
 	else
 		printf("null");
 	printf(", \"description\": ");
-	json_string(stdout, f->desc);
+	json_string(stdout, udrv_field_desc(f));
 	printf("}");
 }
 
 static void print_json(const struct shown *shown, size_t n)
 {
 	size_t i, j;
+	uint64_t reset;
 	bool first;
 
 	printf("[");
 	for (i = 0; i < n; i++) {
 		const struct shown *s = &shown[i];
-		const struct regmap_reg *reg = s->loc.reg;
+		const struct udrv_reg *reg = s->loc.reg;
 
 		printf("%s\n  {\"name\": ", i ? "," : "");
-		json_string(stdout, reg->name);
+		json_string(stdout, udrv_reg_name(reg));
 		printf(", \"offset\": %llu, \"width\": %u, \"access\": \"%s\", \"value\": ",
 		       (unsigned long long)s->loc.offset, s->loc.width,
-		       regmap_access_name(reg->access));
+		       udrv_reg_access_name(udrv_reg_access(reg)));
 		if (s->has_value)
 			printf("%llu", (unsigned long long)s->value);
 		else
 			printf("null");
 		printf(", \"reset\": ");
-		if (reg->has_reset)
-			printf("%llu", (unsigned long long)reg->reset);
+		if (!udrv_reg_reset(reg, &reset))
+			printf("%llu", (unsigned long long)reset);
 		else
 			printf("null");
 		printf(", \"description\": ");
-		json_string(stdout, reg->desc);
+		json_string(stdout, udrv_reg_desc(reg));
 		printf(", \"fields\": [");
 		first = true;
-		for (j = 0; j < reg->nfields; j++) {
-			if (s->loc.field && s->loc.field != &reg->fields[j])
+		for (j = 0; j < udrv_reg_field_count(reg); j++) {
+			const struct udrv_field *f = udrv_reg_field_at(reg, j);
+
+			if (s->loc.field && s->loc.field != f)
 				continue;
 			printf("%s", first ? "" : ", ");
 			first = false;
-			json_field(s, &reg->fields[j]);
+			json_field(s, f);
 		}
 		printf("]}");
 	}
@@ -220,7 +227,7 @@ static void print_json(const struct shown *shown, size_t n)
 
 static int do_regs(int argc, const char **argv)
 {
-	const struct regmap *map;
+	const struct udrv_regmap *map;
 	struct shown *shown = NULL;
 	const char *arg;
 	int json = 0, names = 0;
@@ -267,32 +274,34 @@ static int do_regs(int argc, const char **argv)
 	if (!n) {
 		if (r.node == NODE_IN || r.node == NODE_OUT)
 			w = device_window(r.dev, r.node);
-		for (i = 0; i < map->nregs; i++) {
-			const struct regmap_reg *reg = &map->regs[i];
+		for (i = 0; i < udrv_regmap_reg_count(map); i++) {
+			const struct udrv_reg *reg = udrv_regmap_reg_at(map, i);
+			uint64_t offset = udrv_reg_offset(reg);
 
-			if (w.present && (reg->offset < w.offset ||
-					  reg->offset - w.offset >= w.len))
+			if (w.present && (offset < w.offset ||
+					  offset - w.offset >= w.len))
 				continue;
 			shown = xrealloc(shown, (n + 1) * sizeof(*shown));
 			memset(&shown[n], 0, sizeof(*shown));
-			location_parse_or_die(&r, reg->name, 0,
+			location_parse_or_die(&r, udrv_reg_name(reg), 0,
 					      &shown[n++].loc);
 		}
 	}
 	if (names) {
 		for (i = 0; i < n && !iioctl_dry_run; i++) {
-			const struct regmap_reg *reg = shown[i].loc.reg;
-			const struct regmap_field *f = shown[i].loc.field;
+			const struct udrv_reg *reg = shown[i].loc.reg;
+			const struct udrv_field *f = shown[i].loc.field;
 
 			if (f) {	/* REG.FIELD: its named values */
-				for (j = 0; j < f->nvalues; j++)
-					printf("%s\n", f->values[j].name);
+				for (j = 0; j < udrv_field_value_count(f); j++)
+					printf("%s\n", udrv_field_value_name(
+						udrv_field_value_at(f, j)));
 				continue;
 			}
-			printf("%s\n", reg->name);
-			for (j = 0; j < reg->nfields; j++)
-				printf("%s.%s\n", reg->name,
-				       reg->fields[j].name);
+			printf("%s\n", udrv_reg_name(reg));
+			for (j = 0; j < udrv_reg_field_count(reg); j++)
+				printf("%s.%s\n", udrv_reg_name(reg),
+				       udrv_field_name(udrv_reg_field_at(reg, j)));
 		}
 		free(shown);
 		return IIOCTL_OK;
@@ -306,7 +315,7 @@ static int do_regs(int argc, const char **argv)
 	}
 	region_open(&r, false, 0, r.size);
 	for (i = 0; i < n; i++) {
-		if (shown[i].loc.reg->access == ACCESS_WO)
+		if (udrv_reg_access(shown[i].loc.reg) == UDRV_REG_WO)
 			continue;
 		shown[i].value = region_read_value(&r, shown[i].loc.offset,
 						   shown[i].loc.width);

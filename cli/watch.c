@@ -17,8 +17,7 @@
 /* A value as watch prints it: 0x and 2*width digits, a field's own digits */
 static void print_watched(const struct location *loc, uint64_t v)
 {
-	unsigned bits = loc->field ? loc->field->msb - loc->field->lsb + 1 :
-			8 * loc->width;
+	unsigned bits = loc->field ? field_nbits(loc->field) : 8 * loc->width;
 
 	printf("0x%0*llx", (int)((bits + 3) / 4),
 	       (unsigned long long)location_extract(loc, v));

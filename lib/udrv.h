@@ -117,6 +117,78 @@ uint64_t udrv_event_merged(const struct udrv_device *dev,
 /* INTx: unmask the line after the device was serviced (vector 0 only) */
 int udrv_event_unmask(struct udrv_device *dev, unsigned int vector);
 
+/*
+ * Register maps (iio-regmap(5)): the registers of a region by name, their
+ * bit fields and the fields' named values.  A map is parsed from text or
+ * loaded from a file; what it holds is read-only and lives until
+ * udrv_regmap_free().  Names are looked up ignoring case; a lookup that
+ * finds nothing returns NULL and is not a failure.  See udrv_regmap_parse(3).
+ */
+struct udrv_regmap;
+struct udrv_reg;
+struct udrv_field;
+struct udrv_field_value;
+
+/* the longest name of a register, field or value */
+#define UDRV_REGMAP_NAME_MAX	63
+
+enum udrv_reg_access {
+	UDRV_REG_RO,		/* read-only */
+	UDRV_REG_RW,
+	UDRV_REG_WO,		/* write-only: never read */
+	UDRV_REG_W1C,		/* write 1 to clear */
+};
+
+/* -EINVAL with "PATH:LINE: why" for a map that does not parse */
+int udrv_regmap_parse(const char *text, size_t len, const char *path,
+		      struct udrv_regmap **mapp);
+int udrv_regmap_load(const char *path, struct udrv_regmap **mapp);
+void udrv_regmap_free(struct udrv_regmap *map);
+const char *udrv_regmap_path(const struct udrv_regmap *map);
+/* the registers in the file's order; NULL past the last */
+size_t udrv_regmap_reg_count(const struct udrv_regmap *map);
+const struct udrv_reg *udrv_regmap_reg_at(const struct udrv_regmap *map,
+					  size_t index);
+const struct udrv_reg *udrv_regmap_find_reg(const struct udrv_regmap *map,
+					    const char *name);
+
+const char *udrv_reg_name(const struct udrv_reg *reg);
+/* the rest of the register's line ("" if none) */
+const char *udrv_reg_desc(const struct udrv_reg *reg);
+uint64_t udrv_reg_offset(const struct udrv_reg *reg);
+/* bytes: 1, 2, 4 or 8 */
+unsigned int udrv_reg_width(const struct udrv_reg *reg);
+enum udrv_reg_access udrv_reg_access(const struct udrv_reg *reg);
+/* "ro", "rw", "wo" or "w1c"; NULL for another number */
+const char *udrv_reg_access_name(enum udrv_reg_access access);
+/* the value after reset: 0, or -ENOENT if the map gives none */
+int udrv_reg_reset(const struct udrv_reg *reg, uint64_t *value);
+size_t udrv_reg_field_count(const struct udrv_reg *reg);
+const struct udrv_field *udrv_reg_field_at(const struct udrv_reg *reg,
+					   size_t index);
+const struct udrv_field *udrv_reg_find_field(const struct udrv_reg *reg,
+					     const char *name);
+
+const char *udrv_field_name(const struct udrv_field *field);
+const char *udrv_field_desc(const struct udrv_field *field);
+/* bits msb down to lsb of the register */
+unsigned int udrv_field_msb(const struct udrv_field *field);
+unsigned int udrv_field_lsb(const struct udrv_field *field);
+/* the field's bits in place: (register value & mask) >> lsb is its value */
+uint64_t udrv_field_mask(const struct udrv_field *field);
+size_t udrv_field_value_count(const struct udrv_field *field);
+const struct udrv_field_value *
+udrv_field_value_at(const struct udrv_field *field, size_t index);
+const struct udrv_field_value *
+udrv_field_find_value(const struct udrv_field *field, const char *name);
+/* the value named for @number, or NULL */
+const struct udrv_field_value *
+udrv_field_value_for(const struct udrv_field *field, uint64_t number);
+const char *udrv_field_value_name(const struct udrv_field_value *value);
+const char *udrv_field_value_desc(const struct udrv_field_value *value);
+/* the field's value, not shifted */
+uint64_t udrv_field_value_number(const struct udrv_field_value *value);
+
 /* DMA buffers: memory the device reaches at a bus address. */
 int udrv_dma_alloc(struct udrv_device *dev, size_t size,
 		   struct udrv_dma **dmap);

@@ -25,11 +25,14 @@ FUZZ_SECONDS ?= 60
 FUZZ_CC := clang
 FUZZ_CFLAGS := -std=gnu11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	-fno-omit-frame-pointer -Icli $(CLI_VERSION_FLAG)
+	-fno-omit-frame-pointer -Icli -Ilib $(CLI_VERSION_FLAG)
+# what iioctl takes from libudrv (lib/): its register maps
+FUZZ_UDRV_SRCS := lib/regmap.c lib/error.c
 # exit() returns to the harness (tests/fuzz/fuzz_common.h); popt is linked
 # statically so that its --help exit is caught as well
 FUZZ_LDFLAGS := -Wl,--wrap=exit
-FUZZ_HDRS := tests/fuzz/fuzz_common.h $(wildcard cli/*.h)
+FUZZ_HDRS := tests/fuzz/fuzz_common.h $(wildcard cli/*.h) lib/udrv.h \
+	lib/internal.h
 FUZZ_BINS := $(BUILD)/fuzz/fuzz_number $(BUILD)/fuzz/fuzz_dev \
 	$(BUILD)/fuzz/fuzz_batch $(BUILD)/fuzz/fuzz_regmap
 # every source but main.c's main(), renamed away (libFuzzer has main)
@@ -48,11 +51,10 @@ $(BUILD)/fuzz/fuzz_number: tests/fuzz/fuzz_number.c cli/common.c \
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< cli/common.c $(FUZZ_LDFLAGS) \
 		$(CLI_POPT_STATIC)
 
-$(BUILD)/fuzz/fuzz_regmap: tests/fuzz/fuzz_regmap.c cli/regmap.c \
-		cli/common.c $(FUZZ_HDRS) | deps
+$(BUILD)/fuzz/fuzz_regmap: tests/fuzz/fuzz_regmap.c $(FUZZ_UDRV_SRCS) \
+		$(FUZZ_HDRS) | deps
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< cli/regmap.c cli/common.c \
-		$(FUZZ_LDFLAGS) $(CLI_POPT_STATIC)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_UDRV_SRCS) $(FUZZ_LDFLAGS)
 
 $(BUILD)/fuzz/fuzz_dev: tests/fuzz/fuzz_dev.c $(CLI_LIB_SRCS) \
 		$(FUZZ_HDRS) | deps
@@ -61,8 +63,8 @@ $(BUILD)/fuzz/fuzz_dev: tests/fuzz/fuzz_dev.c $(CLI_LIB_SRCS) \
 		$(CLI_POPT_STATIC)
 
 $(BUILD)/fuzz/fuzz_batch: tests/fuzz/fuzz_batch.c $(FUZZ_BATCH_SRCS) \
-		cli/main.c $(FUZZ_HDRS) | deps
+		$(FUZZ_UDRV_SRCS) cli/main.c $(FUZZ_HDRS) | deps
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -Dmain=iioctl_main -o $@-main.o cli/main.c
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_BATCH_SRCS) $@-main.o \
-		$(FUZZ_LDFLAGS) $(CLI_POPT_STATIC)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_BATCH_SRCS) \
+		$(FUZZ_UDRV_SRCS) $@-main.o $(FUZZ_LDFLAGS) $(CLI_POPT_STATIC)
