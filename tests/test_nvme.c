@@ -637,8 +637,10 @@ static const struct check_case cases[] = {
 	CASE_T(unbind_under_interrupt_run, 60),
 	CASE_T(unbind_under_polled_run, 60),
 	CASE(clear_errors),
+	CASE_T(vector_listeners_apart, 60),
+	/* last: they leave iio_pci_generic with its defaults for the
+	 * programs after this one */
 	CASE_T(module_defaults_restored, 120),
 	CASE(intx_without_vectors),
-	CASE_T(vector_listeners_apart, 60),
 };
 CHECK_MAIN(cases)

@@ -245,6 +245,9 @@ static void intx_needs_unmask(void)
 {
 	struct udrv_device *dev;
 
+	/* the module's defaults: INTx (a program before may have left
+	 * vectors= or msi=1) */
+	pci_generic_reload("");
 	pci_generic_bind(EDU_GENERIC);
 	dev = udrv_test_open(EDU_GENERIC);
 	EXPECT_STREQ(udrv_device_irq_mode(dev), "intx");

@@ -149,6 +149,10 @@ static void dma_at_iovas(void)
 	udrv_dma_free(a);
 	EXPECT_EQ(udrv_dma_outstanding(dev), 1);
 	EXPECT_UDRV(udrv_dma_alloc(dev, 0, &a), -EINVAL);
+	/* vfio's limit: 1 GiB; past it nothing is mapped or counted */
+	EXPECT_UDRV(udrv_dma_alloc(dev, (1ul << 30) + 1, &a), -EINVAL);
+	EXPECT(a == NULL);
+	EXPECT_EQ(udrv_dma_outstanding(dev), 1);
 	udrv_device_close(dev);
 }
 

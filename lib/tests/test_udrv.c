@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -467,6 +468,35 @@ static void wait_blocks_until_event(void)
 	udrv_sim_free(sim);
 }
 
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+/*
+ * A signal with a handler (installed without SA_RESTART) interrupts a
+ * wait without a limit: -EINTR, with the message; nothing is consumed, so
+ * the event that comes afterwards is still there for the next call.
+ */
+static void wait_interrupted_by_signal(void)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };
+	struct udrv_sim *sim = make_sim("intr", 1, "msi");
+	struct udrv_device *dev = open_dev("sim:intr");
+	struct itimerval it = { .it_value = { .tv_usec = 50000 } };
+
+	sigemptyset(&sa.sa_mask);
+	EXPECT_EQ(sigaction(SIGALRM, &sa, NULL), 0);
+	EXPECT(udrv_event_fd(dev, 0) >= 0);
+	EXPECT_EQ(setitimer(ITIMER_REAL, &it, NULL), 0);
+	EXPECT_EQ(udrv_event_wait(dev, 0, -1), -EINTR);
+	EXPECT(strstr(udrv_strerror(), "waiting on vector 0") != NULL);
+	EXPECT_EQ(udrv_sim_raise(sim, 0, 1), 0);
+	EXPECT_EQ(udrv_event_wait(dev, 0, 0), 1);
+	udrv_device_close(dev);
+	udrv_sim_free(sim);
+}
+
 static void dma(void)
 {
 	struct udrv_sim *sim = make_sim("dma", 0, NULL);
@@ -532,6 +562,7 @@ static const struct unit_case cases[] = {
 	UNIT_CASE(sigbus_not_ours),
 	UNIT_CASE(events),
 	UNIT_CASE(wait_blocks_until_event),
+	UNIT_CASE(wait_interrupted_by_signal),
 	UNIT_CASE(dma),
 	UNIT_CASE(sim_argument_errors),
 };
