@@ -22,9 +22,9 @@
  * One thread drives every queue: it fills each SQ up to the depth, rings
  * each SQ doorbell once for all the commands it wrote, then takes
  * completions, by spinning on the CQs' phase bits (--poll) or by blocking
- * in poll(2) on the vectors' event nodes; every completion it takes frees
- * a command slot, which is filled again at once, and one doorbell write
- * per queue and pass hands the controller all of them.
+ * in poll(2) on the vectors' fds (udrv_event_fd); every completion it
+ * takes frees a command slot, which is filled again at once, and one
+ * doorbell write per queue and pass hands the controller all of them.
  *
  * usage: see usage() and examples/nvme.md.  Every failure is one line
  * "udrv-nvme: ..." on stderr and one of the exit statuses below; the
