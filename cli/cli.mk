@@ -18,8 +18,11 @@ DEB_PACKAGES += libpopt-dev
 
 CLI_SRCS := $(wildcard cli/*.c)
 CLI_HDRS := $(wildcard cli/*.h)
-# the helpers (not the commands), for the host unit test programs
-CLI_LIB_SRCS := cli/common.c cli/device.c cli/columns.c cli/region.c
+# the helpers (not the commands), for the host unit test programs, and
+# what they take from libudrv: its device lookup (lib/lookup.h), internal
+# to the library but in libudrv.a
+CLI_LIB_SRCS := cli/common.c cli/device.c cli/columns.c cli/region.c \
+	lib/lookup.c
 # one version: the framework's (kmod/iio_core.c, /sys/class/iio/version)
 IIO_VERSION := $(shell sed -n 's/^\#define IIO_FRAMEWORK_VERSION[[:space:]]*"\(.*\)"/\1/p' kmod/iio_core.c)
 CLI_VERSION_FLAG := -DIIOCTL_VERSION='"$(IIO_VERSION)"'
@@ -36,18 +39,19 @@ CLI_HOST_TESTS := $(patsubst tests/host/%.c,$(BUILD)/cli/%,\
 cli: $(BUILD)/guest-bin/iioctl $(BUILD)/cli/iioctl $(CLI_HOST_TESTS)
 
 $(BUILD)/guest-bin/iioctl: $(CLI_SRCS) $(CLI_HDRS) kmod/iio_core.c \
-		lib/udrv.h $(BUILD)/lib/guest/libudrv.a | deps
+		lib/udrv.h lib/lookup.h $(BUILD)/lib/guest/libudrv.a | deps
 	@mkdir -p $(@D)
 	$(CC) $(CLI_CFLAGS) -O2 -static -o $@ $(CLI_SRCS) \
 		$(BUILD)/lib/guest/libudrv.a $(CLI_POPT_STATIC)
 
 $(BUILD)/cli/iioctl: $(CLI_SRCS) $(CLI_HDRS) kmod/iio_core.c lib/udrv.h \
-		$(BUILD)/lib/libudrv.a | deps
+		lib/lookup.h $(BUILD)/lib/libudrv.a | deps
 	@mkdir -p $(@D)
 	$(CC) $(CLI_CFLAGS) -O1 $(CLI_SAN) -o $@ $(CLI_SRCS) \
 		$(BUILD)/lib/libudrv.a -lpopt
 
-$(BUILD)/cli/test_%: tests/host/test_%.c $(CLI_LIB_SRCS) $(CLI_HDRS) | deps
+$(BUILD)/cli/test_%: tests/host/test_%.c $(CLI_LIB_SRCS) $(CLI_HDRS) \
+		lib/lookup.h | deps
 	@mkdir -p $(@D)
 	$(CC) $(CLI_CFLAGS) -O1 $(CLI_SAN) -Icli -o $@ $< $(CLI_LIB_SRCS) -lpopt
 

@@ -3,13 +3,11 @@
  * device.c - enumeration of /sys/class/iio, DEV resolution, node paths
  * and the node cache
  */
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -17,6 +15,7 @@
 #include "../kmod/iio_uapi.h"
 #include "common.h"
 #include "device.h"
+#include "lookup.h"
 
 static const char *sysfs_root = "/sys/class/iio";
 static const char *dev_root = "/dev";
@@ -147,15 +146,10 @@ static bool read_device(unsigned nr, struct iio_device_info *d)
 	return true;
 }
 
-/* N of "iioN" (decimal, no leading zero), or -1. */
+/* N of "iioN" (decimal, no leading zero), or -1: libudrv's lookup.h. */
 static long parse_label(const char *s)
 {
-	uint64_t nr;
-
-	if (strncmp(s, "iio", 3) || parse_u64(s + 3, 0, INT_MAX, &nr) ||
-	    (s[3] == '0' && s[4]) || s[3] < '0' || s[3] > '9')
-		return -1;
-	return (long)nr;
+	return udrv_iio_label_parse(s);
 }
 
 static int compare_nr(const void *a, const void *b)
@@ -235,29 +229,20 @@ const char *node_suffix(enum iio_node node)
 	return node >= NODE_REGION && node <= NODE_EVENT ? suffixes[node] : "";
 }
 
-/* "iioN[_suffix]" → N and the node; -1 if the name is not one. */
+/*
+ * "iioN[_suffix]" → N and the node; -1 if the name is not one (the event
+ * nodes of vectors 1 and up are not DEVs).
+ */
 static long parse_node_name(const char *name, enum iio_node *node)
 {
-	char label[32];
-	size_t len;
-	int n;
+	enum udrv_iio_node kind;
+	unsigned int vector;
+	long nr = udrv_iio_node_parse(name, &kind, &vector);
 
-	for (n = NODE_EVENT; n >= NODE_REGION; n--) {
-		const char *suffix = node_suffix((enum iio_node)n);
-		size_t slen = strlen(suffix);
-
-		len = strlen(name);
-		if (len <= slen || len - slen >= sizeof(label) ||
-		    strcmp(name + len - slen, suffix))
-			continue;
-		memcpy(label, name, len - slen);
-		label[len - slen] = '\0';
-		if (parse_label(label) >= 0) {
-			*node = (enum iio_node)n;
-			return parse_label(label);
-		}
-	}
-	return -1;
+	if (nr < 0 || vector)
+		return -1;
+	*node = (enum iio_node)kind;
+	return nr;
 }
 
 static noreturn void die_no_device(const char *fmt, const char *arg)
@@ -332,10 +317,8 @@ static int compare_long(const void *a, const void *b)
  */
 static size_t find_named(const char *name, long *nrs, size_t max)
 {
-	char path[PATH_MAX], buf[256];
 	size_t i, n = 0;
-	DIR *dir;
-	long nr;
+	long found;
 
 	if (listed) {
 		for (i = 0; i < ndevices; i++)
@@ -343,70 +326,30 @@ static size_t find_named(const char *name, long *nrs, size_t max)
 				nrs[n - 1] = devices[i].nr;
 		return n;
 	}
-	dir = open_class_dir();
-	while ((nr = next_device_nr(dir)) >= 0) {
-		snprintf(path, sizeof(path), "%s/iio%ld", sysfs_root, nr);
-		if (read_attr(path, "name", buf, sizeof(buf)) &&
-		    !strcmp(buf, name) && n++ < max)
-			nrs[n - 1] = nr;
+	found = udrv_iio_find_named(sysfs_root, name, nrs, max);
+	if (found < 0) {
+		errno = (int)-found;
+		die_perror(IIOCTL_EDEVICE, "cannot read %s", sysfs_root);
 	}
-	closedir(dir);
-	return n;
+	return (size_t)found;
 }
 
 /*
- * "[DDDD:]BB:DD.F[/barN]" → the address with its domain in addr (12
- * characters and a NUL) and N in *bar (-1 without /barN); false if arg is
- * not one.
+ * The BAR of dev's parent (its resource file) that holds its physaddr,
+ * or -1; dies if the file cannot be read.
  */
-static bool parse_pci_address(const char *arg, char addr[13], int *bar)
+static int device_bar(const struct iio_device_info *dev)
 {
-	static const char shape[] = "xxxx:xx:xx.d";
-	const char *p = arg;
-	size_t i = 0;
-
-	if (strlen(arg) >= 7 && arg[2] == ':') {
-		memcpy(addr, "0000:", 5);	/* the domain left out */
-		i = 5;
-	}
-	for (; shape[i]; i++, p++) {
-		if (shape[i] == 'x' ? !isxdigit((unsigned char)*p) :
-		    shape[i] == 'd' ? *p < '0' || *p > '7' : *p != shape[i])
-			return false;
-		addr[i] = (char)tolower((unsigned char)*p);
-	}
-	addr[i] = '\0';
-	*bar = -1;
-	if (!*p)
-		return true;
-	if (strncasecmp(p, "/bar", 4) || p[4] < '0' || p[4] > '5' || p[5])
-		return false;
-	*bar = p[4] - '0';
-	return true;
-}
-
-/* Whether BAR bar of dev's parent (its resource file) holds physaddr. */
-static bool device_in_bar(const struct iio_device_info *dev, int bar)
-{
-	unsigned long long start, end, flags;
 	char path[PATH_MAX];
-	int line = 0;
-	bool found = false;
-	FILE *f;
+	int bar, err;
 
 	device_attr_path(dev, "device/resource", path, sizeof(path));
-	f = fopen(path, "re");
-	if (!f)
+	err = udrv_pci_bar_holding(path, dev->physaddr, &bar, NULL);
+	if (err) {
+		errno = -err;
 		die_perror(IIOCTL_EDEVICE, "cannot read %s", path);
-	while (fscanf(f, "%llx %llx %llx", &start, &end, &flags) == 3) {
-		if (line++ == bar) {
-			found = (start || end) && dev->physaddr >= start &&
-				dev->physaddr <= end;
-			break;
-		}
 	}
-	fclose(f);
-	return found;
+	return bar;
 }
 
 bool device_pci_id(const struct iio_device_info *dev, struct iio_pci_id *id)
@@ -426,10 +369,7 @@ bool device_pci_id(const struct iio_device_info *dev, struct iio_pci_id *id)
 			return false;
 		*fields[i] = (unsigned)v;
 	}
-	for (id->bar = 0; id->bar < 6; id->bar++)
-		if (device_in_bar(dev, id->bar))
-			return true;
-	id->bar = -1;
+	id->bar = device_bar(dev);
 	return true;
 }
 
@@ -446,7 +386,7 @@ static void resolve_pci(const char *arg, const char *addr, int bar,
 		if (strcmp(devs[i].subsystem, "pci") ||
 		    strcmp(devs[i].parent, addr))
 			continue;
-		if (bar >= 0 && !device_in_bar(&devs[i], bar))
+		if (bar >= 0 && device_bar(&devs[i]) != bar)
 			continue;
 		t->dev = &devs[i];
 		matches++;
@@ -465,7 +405,7 @@ static void resolve_pci(const char *arg, const char *addr, int bar,
 
 void device_resolve(const char *arg, struct iio_target *t)
 {
-	char pci_addr[13];
+	char pci_addr[UDRV_PCI_ADDR_LEN];
 	int bar;
 	long named[NAMED_MAX];
 	char candidates[512] = "";
@@ -477,7 +417,7 @@ void device_resolve(const char *arg, struct iio_target *t)
 
 	memset(t, 0, sizeof(*t));
 	t->node = NODE_NONE;
-	if (parse_pci_address(arg, pci_addr, &bar)) {
+	if (!udrv_pci_address_parse(arg, pci_addr, &bar)) {
 		resolve_pci(arg, pci_addr, bar, t);
 		return;
 	}

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "lookup.h"
 
 #define IIO_CLASS	"/sys/class/iio"
 #define IIO_DMA_BUFFERS	4	/* dma0..dma3 (iio(4) DMA BUFFERS) */
@@ -57,72 +58,36 @@ static int iio_attr_num(int nr, const char *attr, uint64_t *v)
 	return udrv_read_number(path, v);
 }
 
-/* "0000:00:04.0" or "00:04.0" into @addr (with the domain); else false */
-static bool parse_pci_address(const char *s, char *addr, size_t len)
-{
-	unsigned int dom = 0, bus, slot, fn;
-	int n = 0;
-
-	if (sscanf(s, "%4x:%2x:%2x.%1u%n", &dom, &bus, &slot, &fn, &n) != 4 ||
-	    s[n] || n != 12) {
-		n = 0;
-		if (sscanf(s, "%2x:%2x.%1u%n", &bus, &slot, &fn, &n) != 3 ||
-		    s[n] || n != 7)
-			return false;
-		dom = 0;
-	}
-	if (slot > 31 || fn > 7)
-		return false;
-	snprintf(addr, len, "%04x:%02x:%02x.%u", dom, bus, slot, fn);
-	return true;
-}
-
-/* iioN, N of /dev/iioN or /dev/iioN_*, else -1 */
+/*
+ * iioN, or N of /dev/iioN, /dev/iioN_in, _out, _event or _eventK (a node
+ * of its), else -1
+ */
 static int parse_iio(const char *s)
 {
-	const char *p = s;
-	char *end;
-	long n;
+	enum udrv_iio_node node;
+	unsigned int vector;
 
-	if (!strncmp(p, "/dev/", 5))
-		p += 5;
-	if (strncmp(p, "iio", 3) || !isdigit((unsigned char)p[3]))
-		return -1;
-	n = strtol(p + 3, &end, 10);
-	if (n > 255 || (*end && *end != '_') || (*end && p == s))
-		return -1;
-	return (int)n;
+	if (!strncmp(s, "/dev/", 5))
+		return (int)udrv_iio_node_parse(s + 5, &node, &vector);
+	return (int)udrv_iio_label_parse(s);
 }
 
 /* the iio device named exactly @name: its number, or -errno */
 static int find_by_name(const char *name)
 {
-	char buf[256];
-	struct dirent *de;
-	int nr = -1, found = 0;
-	DIR *dir = opendir(IIO_CLASS);
+	long nr = -1, found = udrv_iio_find_named(IIO_CLASS, name, &nr, 1);
 
-	if (!dir)
+	if (found < 0)
 		return udrv_fail(ENOENT, "no device \"%s\": %s: %s (is iio.ko "
-				 "loaded?)", name, IIO_CLASS, strerror(errno));
-	while ((de = readdir(dir))) {
-		int n = parse_iio(de->d_name);
-
-		if (n < 0 || iio_attr(n, "name", buf, sizeof(buf)))
-			continue;
-		if (!strcmp(buf, name)) {
-			nr = n;
-			found++;
-		}
-	}
-	closedir(dir);
+				 "loaded?)", name, IIO_CLASS,
+				 strerror((int)-found));
 	if (found > 1)
-		return udrv_fail(EINVAL, "%d iio devices are named \"%s\"; give "
-				 "iioN or the PCI address", found, name);
+		return udrv_fail(EINVAL, "%ld iio devices are named \"%s\"; "
+				 "give iioN or the PCI address", found, name);
 	if (!found)
 		return udrv_fail(ENOENT, "no device \"%s\": not a PCI address, "
 				 "iioN, node or iio device name", name);
-	return nr;
+	return (int)nr;
 }
 
 /* the PCI function iio device @nr belongs to, into @addr; else false */
@@ -179,13 +144,15 @@ static int add_region(struct udrv_device *dev, unsigned int i, int nr)
 /* the BAR of PCI function @addr starting at @physaddr, or -1 */
 static int bar_at(const char *addr, uint64_t physaddr)
 {
-	uint64_t start, flags;
-	unsigned int i;
+	char resource[PATH_MAX];
+	uint64_t start = 0;
+	int bar;
 
-	for (i = 0; i < UDRV_REGIONS_MAX; i++)
-		if (!udrv_pci_bar(addr, i, &start, &flags) && start == physaddr)
-			return (int)i;
-	return -1;
+	snprintf(resource, sizeof(resource), UDRV_PCI_DEVICES "/%s/resource",
+		 addr);
+	if (udrv_pci_bar_holding(resource, physaddr, &bar, &start) || bar < 0)
+		return -1;
+	return start == physaddr ? bar : -1;
 }
 
 /* every iio device of PCI function @addr, as regions by BAR */
@@ -327,14 +294,14 @@ static int claim(struct udrv_device *dev)
 
 int udrv_iio_open(struct udrv_device *dev, const char *spec)
 {
-	char addr[32], path[PATH_MAX], drv[64];
+	char addr[UDRV_PCI_ADDR_LEN], path[PATH_MAX], drv[64];
 	int nr, err;
 
 	dev->ops = &udrv_iio_ops;
 	dev->priv = calloc(1, sizeof(struct iio_dev));
 	if (!dev->priv)
 		return udrv_fail(ENOMEM, "out of memory");
-	if (parse_pci_address(spec, addr, sizeof(addr))) {
+	if (!udrv_pci_address_parse(spec, addr, NULL)) {
 		snprintf(path, sizeof(path), UDRV_PCI_DEVICES "/%s", addr);
 		if (access(path, F_OK)) {
 			err = udrv_fail(ENODEV, "no PCI device %s", addr);

@@ -26,13 +26,14 @@ FUZZ_CC := clang
 FUZZ_CFLAGS := -std=gnu11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer -Icli -Ilib $(CLI_VERSION_FLAG)
-# what iioctl takes from libudrv (lib/): its register maps
-FUZZ_UDRV_SRCS := lib/regmap.c lib/error.c
+# what iioctl takes from libudrv (lib/): its register maps and its device
+# lookup
+FUZZ_UDRV_SRCS := lib/regmap.c lib/error.c lib/lookup.c
 # exit() returns to the harness (tests/fuzz/fuzz_common.h); popt is linked
 # statically so that its --help exit is caught as well
 FUZZ_LDFLAGS := -Wl,--wrap=exit
 FUZZ_HDRS := tests/fuzz/fuzz_common.h $(wildcard cli/*.h) lib/udrv.h \
-	lib/internal.h
+	lib/internal.h lib/lookup.h
 FUZZ_BINS := $(BUILD)/fuzz/fuzz_number $(BUILD)/fuzz/fuzz_dev \
 	$(BUILD)/fuzz/fuzz_batch $(BUILD)/fuzz/fuzz_regmap
 # every source but main.c's main(), renamed away (libFuzzer has main)
