@@ -38,20 +38,11 @@ static bool read_attr(const char *dir, const char *attr, char *buf,
 		      size_t size)
 {
 	char path[PATH_MAX];
-	ssize_t n;
-	int fd;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, attr);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir,
+			     attr) >= sizeof(path))
 		return false;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	if (n < 0)
-		return false;
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	return true;
+	return !udrv_read_line(path, buf, size);
 }
 
 /* A number attribute; false if it is absent, dies if it is not a number. */

@@ -67,6 +67,24 @@ int udrv_pci_bar_holding(const char *resource, uint64_t physaddr, int *bar,
 	return 0;
 }
 
+int udrv_read_line(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+	ssize_t n;
+
+	buf[0] = '\0';
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, size - 1);
+	err = errno;
+	close(fd);
+	if (n < 0)
+		return -err;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
 /* N of the decimal @s (no sign, no leading zero, at most @max), else -1 */
 static long parse_decimal(const char *s, long max)
 {
@@ -138,23 +156,6 @@ long udrv_iio_node_parse(const char *name, enum udrv_iio_node *node,
 	return -1;
 }
 
-/* @path's first line into @buf; 0 if it cannot be read */
-static int read_line(const char *path, char *buf, size_t size)
-{
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	if (n < 0)
-		return 0;
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	return 1;
-}
-
 long udrv_iio_find_named(const char *class_dir, const char *name, long *nrs,
 			 size_t max)
 {
@@ -171,7 +172,7 @@ long udrv_iio_find_named(const char *class_dir, const char *name, long *nrs,
 		if (nr < 0)
 			continue;
 		snprintf(path, sizeof(path), "%s/iio%ld/name", class_dir, nr);
-		if (read_line(path, buf, sizeof(buf)) &&
+		if (!udrv_read_line(path, buf, sizeof(buf)) &&
 		    !strcmp(buf, name) && n++ < max)
 			nrs[n - 1] = nr;
 	}

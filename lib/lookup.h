@@ -2,7 +2,8 @@
 /*
  * lookup.h - finding iio devices and PCI functions in sysfs: the lookup
  * that libudrv's iio backend (lib/iio.c) and iioctl (cli/device.c) share,
- * one implementation for both.
+ * one implementation for both, and the attribute reader under it (which
+ * lib/sysfs.c's udrv_read_text() words failures of).
  *
  * Internal: in libudrv.a, which iioctl links, but never exported by
  * libudrv.so (lib/udrv.map's "local: *"; lib/tests/run checks the
@@ -41,6 +42,13 @@ int udrv_pci_address_parse(const char *s, char addr[UDRV_PCI_ADDR_LEN],
  */
 int udrv_pci_bar_holding(const char *resource, uint64_t physaddr, int *bar,
 			 uint64_t *start);
+
+/*
+ * The first line of the file @path (a sysfs attribute), without its
+ * newline, into @buf of @size bytes: 0, or -errno with @buf "" if it
+ * cannot be opened or read.
+ */
+int udrv_read_line(const char *path, char *buf, size_t size);
 
 /* N of "iioN" (decimal, no leading zero, at most INT_MAX), else -1 */
 long udrv_iio_label_parse(const char *s);

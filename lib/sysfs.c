@@ -8,22 +8,14 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "lookup.h"
 
 int udrv_read_text(const char *path, char *buf, size_t len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
-	ssize_t n;
+	int err = udrv_read_line(path, buf, len);
 
-	buf[0] = 0;
-	if (fd < 0)
-		return udrv_fail(errno, "%s: %s", path, strerror(errno));
-	n = read(fd, buf, len - 1);
-	err = errno;
-	close(fd);
-	if (n < 0)
-		return udrv_fail(err, "reading %s: %s", path, strerror(err));
-	buf[n] = 0;
-	buf[strcspn(buf, "\n")] = 0;
+	if (err)
+		return udrv_fail(-err, "%s: %s", path, strerror(-err));
 	return 0;
 }
 

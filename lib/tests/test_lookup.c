@@ -2,7 +2,8 @@
 /*
  * test_lookup.c - the device lookup libudrv's iio backend and iioctl share
  * (lib/lookup.h, internal to the library): PCI addresses, the BAR that
- * holds a region, iio labels and node names, devices by name; each form
+ * holds a region, attribute lines, iio labels and node names, devices by
+ * name; each form
  * taken and each near miss refused, against resource files and class
  * folders made here (run by lib/tests/run; see unit.h)
  */
@@ -172,6 +173,40 @@ static void bar_holding_short_or_missing(void)
 	EXPECT_EQ(udrv_pci_bar_holding(path, 0xc010, &bar, NULL), -ENOENT);
 }
 
+static void expect_line(const char *path, size_t size, const char *want)
+{
+	char buf[16];
+
+	memset(buf, 'x', sizeof(buf));
+	EXPECT_EQ(udrv_read_line(path, buf, size), 0);
+	EXPECT_STR(buf, want);
+}
+
+/* the first line, without its newline; "" and -errno on failure */
+static void read_line(void)
+{
+	char path[128], buf[16];
+
+	snprintf(path, sizeof(path), "%s/attr", make_scratch());
+	write_file(path, "0xfea00000\nsecond\n");
+	expect_line(path, sizeof(buf), "0xfea00000");
+	write_file(path, "edu");
+	expect_line(path, sizeof(buf), "edu");
+	write_file(path, "\n");
+	expect_line(path, sizeof(buf), "");
+	write_file(path, "");
+	expect_line(path, sizeof(buf), "");
+	write_file(path, "0123456789abcdef\n");
+	expect_line(path, 8, "0123456");	/* cut to the buffer */
+	memset(buf, 'x', sizeof(buf));
+	EXPECT_EQ(udrv_read_line(scratch, buf, sizeof(buf)), -EISDIR);
+	EXPECT_STR(buf, "");
+	snprintf(path, sizeof(path), "%s/none", scratch);
+	memset(buf, 'x', sizeof(buf));
+	EXPECT_EQ(udrv_read_line(path, buf, sizeof(buf)), -ENOENT);
+	EXPECT_STR(buf, "");
+}
+
 static void iio_labels(void)
 {
 	static const char *const bad[] = {
@@ -305,6 +340,7 @@ static const struct unit_case cases[] = {
 	UNIT_CASE(pci_address_bar_not_asked),
 	UNIT_CASE(bar_holding),
 	UNIT_CASE(bar_holding_short_or_missing),
+	UNIT_CASE(read_line),
 	UNIT_CASE(iio_labels),
 	UNIT_CASE(iio_node_names),
 	UNIT_CASE(iio_node_names_refused),
