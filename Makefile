@@ -1,6 +1,10 @@
 # iio: user-space I/O framework and its tools.  See README.md.
 #
-#   make          modules, guest test programs, kernel image, initramfs
+#   make          the release build: iioctl (dynamic, with the
+#                 distribution's CFLAGS, CPPFLAGS and LDFLAGS, no -Werror),
+#                 libudrv, the man pages; needs only gcc, make, libpopt-dev
+#                 and scdoc (no root, network, apt-get or test tools)
+#   make all      modules, guest test programs, kernel image, initramfs
 #   make check    every test; ends with "N passed, N failed"
 #   make demo     boots the guest and shows the framework at work
 #   make check-debug   the guest suite and a short stress run under the
@@ -12,6 +16,9 @@
 #   make check-kernels   make check on every kernel of qemu/kernels
 #                 (Debian 12's, 6.12 and the newest); KVER=... picks the
 #                 kernel of every other target, KERNELS=... some of them
+#   make deb      the Debian packages (debian/) in build/deb/, lintian-clean
+#   make check-deb   make deb, then the packages installed, used, removed
+#                 and purged in clean Debian 12 and 13 roots (tests/deb/)
 #   make mutate   applies each mutant of tests/mutants/ and runs the tests
 #                 it names (not part of make check)
 #   make clean
@@ -24,7 +31,10 @@ DEB_PACKAGES := gcc make libc6-dev linux-headers-amd64 qemu-system-x86 \
 	mmdebstrap
 
 BUILD := build
+# gcc unless the caller names a compiler (dpkg-buildpackage, CC=clang)
+ifeq ($(origin CC),default)
 CC := gcc
+endif
 # The guest runs static binaries; the host builds them.
 GUEST_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -static
 
@@ -38,9 +48,12 @@ TEST_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 HELPER_SRCS := $(wildcard tests/helpers/*.c)
 HELPER_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(HELPER_SRCS))
 
-.PHONY: all deps modules tests cli man kernel initramfs check demo clean \
-	install uninstall modules_install
+.PHONY: all release deps modules tests cli man kernel initramfs check demo \
+	clean install uninstall modules_install
 
+# `make` alone is the release build (what make install installs);
+# `make all` is the development build (make check's)
+.DEFAULT_GOAL := release
 all: modules tests cli lib kernel initramfs man
 
 # cli/cli.mk: the iioctl build (target cli; the static guest binary goes
@@ -91,6 +104,17 @@ deps:
 			--no-install-recommends $$missing; \
 	fi
 
+# the Debian packages (tests/deb/build: dpkg-buildpackage in build/deb/,
+# lintian) and their installation test in Debian 12 and 13 roots made by
+# mmdebstrap (tests/deb/run); debian/control's Build-Depends are what a
+# package build needs, these what make deb needs besides
+DEB_PACKAGES += debhelper dh-dkms dpkg-dev lintian
+.PHONY: deb check-deb
+deb: deps
+	tests/deb/build
+check-deb: deps
+	tests/deb/run
+
 # our modules for KVER (qemu/kver's default; one of qemu/kernels), built
 # in build/modules/KVER/ (qemu/build-modules), kmod/ left clean
 modules: deps
@@ -135,17 +159,19 @@ FISH_COMPLETION_DIR ?= $(PREFIX)/share/fish/vendor_completions.d
 # BINDIR/iioctl, or in $XDG_DATA_DIRS (/usr/local/share, /usr/share)
 MAP_DIR ?= $(PREFIX)/share/iioctl/maps
 # name:directory of every installed file but the man pages
-INSTALL_FILES = $(BUILD)/guest-bin/iioctl:$(BINDIR)/iioctl \
+INSTALL_FILES = $(BUILD)/release/iioctl:$(BINDIR)/iioctl \
 	completions/iioctl.bash:$(BASH_COMPLETION_DIR)/iioctl \
 	completions/_iioctl:$(ZSH_COMPLETION_DIR)/_iioctl \
 	completions/iioctl.fish:$(FISH_COMPLETION_DIR)/iioctl.fish \
+	kmod/iio_uapi.h:$(INCLUDEDIR)/iio_uapi.h \
 	$(foreach m,$(wildcard cli/maps/*.map),$(m):$(MAP_DIR)/$(notdir $(m)))
 
-# The static iioctl (the guest's) is the release build.
-install: cli man
+# The release build (cli/cli.mk's build/release/iioctl, lib/lib.mk's
+# libudrv, the pages): no make deps, nothing of the test toolchain.
+install: release
 	@set -e; for f in $(INSTALL_FILES); do \
 		src=$${f%%:*} dst=$(DESTDIR)$${f#*:}; \
-		mode=0644; [ "$$src" != $(BUILD)/guest-bin/iioctl ] || mode=0755; \
+		mode=0644; [ "$$src" != $(BUILD)/release/iioctl ] || mode=0755; \
 		echo "install $$dst"; install -D -m $$mode "$$src" "$$dst"; \
 	done
 	@set -e; for page in $(MAN_PAGES); do \

@@ -3,6 +3,10 @@
 #   make cli            build/guest-bin/iioctl (static, for the guest's
 #                       /usr/bin) and build/cli/iioctl (host, ASan+UBSan)
 #                       plus the host test programs (build/cli/test_*)
+#   make release        build/release/iioctl, what make install installs:
+#                       dynamic (libpopt), the distribution's CFLAGS,
+#                       CPPFLAGS and LDFLAGS (dpkg-buildflags), no -Werror
+#                       and no make deps
 #   tests/host/run      the host tests (built by `make cli`)
 #
 # iioctl is built on libudrv (lib/, its register maps: udrv_regmap_parse(3))
@@ -26,8 +30,9 @@ CLI_LIB_SRCS := cli/common.c cli/device.c cli/columns.c cli/region.c \
 # one version: the framework's (kmod/iio_core.c, /sys/class/iio/version)
 IIO_VERSION := $(shell sed -n 's/^\#define IIO_FRAMEWORK_VERSION[[:space:]]*"\(.*\)"/\1/p' kmod/iio_core.c)
 CLI_VERSION_FLAG := -DIIOCTL_VERSION='"$(IIO_VERSION)"'
-CLI_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -g -D_GNU_SOURCE -Ilib \
+CLI_RELEASE_CFLAGS := -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -Ilib \
 	$(CLI_VERSION_FLAG)
+CLI_CFLAGS := $(CLI_RELEASE_CFLAGS) -Werror -g
 CLI_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 CLI_POPT_STATIC := /usr/lib/x86_64-linux-gnu/libpopt.a
@@ -35,6 +40,15 @@ CLI_HOST_TESTS := $(patsubst tests/host/%.c,$(BUILD)/cli/%,\
 	$(wildcard tests/host/test_*.c))
 
 .PHONY: golden-update
+
+release: $(BUILD)/release/iioctl
+# CFLAGS: the caller's, else -O2 -g (as lib/lib.mk's); libudrv statically,
+# its release build (lib/lib.mk), as the other builds link it
+$(BUILD)/release/iioctl: $(CLI_SRCS) $(CLI_HDRS) kmod/iio_core.c lib/udrv.h \
+		$(BUILD)/lib/libudrv.a
+	@mkdir -p $(@D)
+	$(CC) $(CLI_RELEASE_CFLAGS) $(CPPFLAGS) $(or $(CFLAGS),-O2 -g) $(LDFLAGS) \
+		-o $@ $(CLI_SRCS) $(BUILD)/lib/libudrv.a -lpopt
 
 cli: $(BUILD)/guest-bin/iioctl $(BUILD)/cli/iioctl $(CLI_HOST_TESTS)
 

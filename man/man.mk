@@ -25,6 +25,8 @@ MAN_DATE := $(shell git log -1 --format=%ct 2>/dev/null)
 
 .PHONY: man clean-man
 
+release: $(MAN_PAGES)
+
 man: $(MAN_PAGES)
 
 $(BUILD)/man/%: man/%.scd
