@@ -112,7 +112,7 @@ DEB_PACKAGES += debhelper dh-dkms dpkg-dev lintian
 .PHONY: deb check-deb
 deb: deps
 	tests/deb/build
-check-deb: deps
+check-deb: all
 	tests/deb/run
 
 # our modules for KVER (qemu/kver's default; one of qemu/kernels), built
