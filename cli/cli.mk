@@ -11,8 +11,9 @@
 #
 # iioctl is built on libudrv (lib/, its register maps: udrv_regmap_parse(3))
 # and links it statically, the guest's build/lib/guest/libudrv.a in the
-# static guest binary (what make install installs) and build/lib/libudrv.a
-# in the host one: nothing more is needed at run time.
+# static guest binary and build/lib/libudrv.a in the host one and in the
+# release one (what make install installs): nothing more is needed at run
+# time but libpopt.
 #   make golden-update  boots the guest, reruns every case of tests/golden
 #                       and rewrites each case's expected stdout, stderr
 #                       and status with what the guest printed, for review
