@@ -7,7 +7,7 @@
  *
  * With the dummy iioN stopped (freq 0), forks LISTENERS processes that
  * each open /dev/iioN_event and read it in a loop, sets the rate to FREQ
- * (/sys/devices/platform/iio_dummy.0/freq), sleeps SECONDS, stops the
+ * (/sys/devices/platform/iio_user_dummy.0/freq), sleeps SECONDS, stops the
  * timer and adds one last event (a write of u32 1 to the event node) that
  * wakes every listener for the end.  Each read returns the device's total
  * count; a read that returns more than the previous count + 1 means the
@@ -32,7 +32,7 @@
 #include "../tests/nvme/iio_udrv.h"
 
 #define MAX_LISTENERS 16
-#define FREQ_ATTR "/sys/devices/platform/iio_dummy.0/freq"
+#define FREQ_ATTR "/sys/devices/platform/iio_user_dummy.0/freq"
 
 struct result {
 	volatile uint32_t stop_at;	/* set by the parent: the final count */

@@ -126,8 +126,8 @@ sec_irq() {
 
 # ---- 2. event rate ---------------------------------------------------
 dummy_load() {
-	rmmod iio_dummy 2>/dev/null
-	insmod $MOD/iio_dummy.ko "$@" || fail "insmod iio_dummy $*"
+	rmmod iio_user_dummy 2>/dev/null
+	insmod $MOD/iio_user_dummy.ko "$@" || fail "insmod iio_user_dummy $*"
 	dummy=$(find_iio "IIO dummy")
 }
 

@@ -13,7 +13,7 @@
  *  - struct class lost .owner (6.4): never set, it was never read;
  *  - class attribute show() takes const pointers (6.4): the class's
  *    version file is a CLASS_ATTR_STRING;
- *  - platform_driver.remove() returns void (6.11): iio_dummy tears down
+ *  - platform_driver.remove() returns void (6.11): iio_user_dummy tears down
  *    through a devm action, with no .remove;
  *  - no_llseek is gone (6.12): the event node's open is stream_open(),
  *    which clears FMODE_LSEEK, so llseek() fails with ESPIPE on every

@@ -843,7 +843,7 @@ static unsigned int file_mode(const char *path)
 }
 
 /*
- * iio_dummy(4)'s sysfs and parameters at their limits: count, freq and
+ * iio_user_dummy(4)'s sysfs and parameters at their limits: count, freq and
  * sig_pid are 0644; past 64 bits is ERANGE; sig_pid needs CAP_KILL (a
  * root process without it: EPERM); injected events are not ticks
  * (count and offset 0 stay); devices 0 to 16; a freq parameter over
@@ -895,10 +895,10 @@ static void dummy_sysfs_limits(void)
 	dummy_reload("devices=16 freq=0");
 	EXPECT(dummy_nr(15) >= 0);
 	dummy_reload("devices=0");
-	EXPECT_EQ(iio_find_by_parent("iio_dummy.0"), -1);
-	EXPECT_EQ(module_unload("iio_dummy"), 0);
-	EXPECT_EQ(module_load("iio_dummy", "freq=100001"), ENODEV);
-	EXPECT_EQ(module_load("iio_dummy", "freq=100000"), 0);
+	EXPECT_EQ(iio_find_by_parent("iio_user_dummy.0"), -1);
+	EXPECT_EQ(module_unload("iio_user_dummy"), 0);
+	EXPECT_EQ(module_load("iio_user_dummy", "freq=100001"), ENODEV);
+	EXPECT_EQ(module_load("iio_user_dummy", "freq=100000"), 0);
 	dummy_reload("");
 }
 

@@ -22,7 +22,7 @@
  *
  * After each step: the error that reached user space is the documented one
  * (ENOMEM; a stub's probe failing leaves the device without a driver, and
- * iio_dummy's load then fails with ENODEV, iio_dummy(4)), or the failure
+ * iio_user_dummy's load then fails with ENODEV, iio_user_dummy(4)), or the failure
  * was absorbed and the operation worked; nothing is left behind (no module,
  * no driver, no iio device, no listener); the kernel log has no report
  * (WARNING, BUG, KASAN, lockdep, debug objects ...: the words of
@@ -68,7 +68,7 @@
 #define TESTDEV0	"0000:00:18.0"	/* iio_pcitest's at boot */
 #define TESTDEV_FREE	"0000:00:19.0"
 #define NVME		"0000:00:1a.0"
-#define DUMMY0		"iio_dummy.0"
+#define DUMMY0		"iio_user_dummy.0"
 
 #define EDU_ID		0x00
 #define EDU_LIVENESS	0x04
@@ -647,7 +647,7 @@ static void generic_works(const char *pci)
 /* @dev, bound to @driver, works */
 static void device_works(const char *driver, const char *dev)
 {
-	if (!strcmp(driver, "iio_dummy"))
+	if (!strcmp(driver, "iio_user_dummy"))
 		dummy_works(dummy_nr(0));
 	else if (!strcmp(driver, "iio_edu"))
 		edu_works(dev);
@@ -678,7 +678,7 @@ struct module_devs {
 /* the devices each module takes when it loads (the others are "none") */
 static const struct module_devs module_devs[] = {
 	{ "iio", NULL, { NULL } },
-	{ "iio_dummy", "platform", { DUMMY0, NULL } },
+	{ "iio_user_dummy", "platform", { DUMMY0, NULL } },
 	{ "iio_edu", "pci", { EDU0, EDU1, NULL } },
 	{ "iio_pcitest", "pci", { TESTDEV0, NULL } },
 	{ "iio_pci_generic", "pci", { NULL } },
@@ -729,12 +729,12 @@ static void insmod_failed(struct op *op, int err)
 
 	close(op->fd);
 	/*
-	 * A dummy whose probe failed fails the load with ENODEV (iio_dummy(4)).
+	 * A dummy whose probe failed fails the load with ENODEV (iio_user_dummy(4)).
 	 * EINVAL: 6.1's platform_device_add() ignores dev_set_name()'s
 	 * failure, and device_add() refuses the nameless device (the driver
-	 * core's, not ours: checked on iio_dummy only, where it happens).
+	 * core's, not ours: checked on iio_user_dummy only, where it happens).
 	 */
-	if (err != ENOMEM && !(!strcmp(op->module, "iio_dummy") &&
+	if (err != ENOMEM && !(!strcmp(op->module, "iio_user_dummy") &&
 			       (err == ENODEV || err == EINVAL)))
 		FAIL("%s: %s, want ENOMEM", op->name, strerror(err));
 	if (module_loaded(op->module))
@@ -742,7 +742,7 @@ static void insmod_failed(struct op *op, int err)
 		     strerror(err));
 	for (i = 0; md->devs[i]; i++)
 		expect_unbound(op, md->bus, md->devs[i]);
-	if (!strcmp(op->module, "iio_dummy") &&
+	if (!strcmp(op->module, "iio_user_dummy") &&
 	    path_exists("/sys/bus/platform/devices/" DUMMY0))
 		FAIL("%s: failed but " DUMMY0 " is left", op->name);
 }
@@ -837,7 +837,7 @@ static void rmmod_done(struct op *op)
 	EXPECT(!module_loaded(op->module));
 	for (i = 0; md->devs[i]; i++)
 		expect_unbound(op, md->bus, md->devs[i]);
-	if (!strcmp(op->module, "iio_dummy"))
+	if (!strcmp(op->module, "iio_user_dummy"))
 		EXPECT(!path_exists("/sys/bus/platform/devices/" DUMMY0));
 }
 
@@ -1022,7 +1022,7 @@ static void open_done(struct op *op)
 	char byte;
 
 	if (strstr(op->path, "_event")) {
-		if (!strcmp(op->driver, "iio_dummy")) {
+		if (!strcmp(op->driver, "iio_user_dummy")) {
 			uint32_t one = 1;
 
 			EXPECT_EQ(write(op->fd, &one, 4), 4);
@@ -1117,14 +1117,14 @@ static void boot_state(void)
 	must_load("iio_pci_generic", "");
 	must_unload("iio_edu");
 	must_load("iio_edu", "");
-	must_unload("iio_dummy");
-	must_load("iio_dummy", "");
+	must_unload("iio_user_dummy");
+	must_load("iio_user_dummy", "");
 	must_unload("iio_pcitest");
 	must_load("iio_pcitest", "");
 }
 
 static const char *const stubs[] = {
-	"iio_dummy", "iio_edu", "iio_pcitest", "iio_pci_generic",
+	"iio_user_dummy", "iio_edu", "iio_pcitest", "iio_pci_generic",
 };
 #define NSTUBS (sizeof(stubs) / sizeof(stubs[0]))
 
@@ -1141,7 +1141,7 @@ static void module_load_and_unload(void)
 		must_unload(stubs[i]);
 	must_unload("iio");
 	insmod_op("iio", "");
-	insmod_op("iio_dummy", "");
+	insmod_op("iio_user_dummy", "");
 	for (i = 1; i < NSTUBS; i++) {
 		const struct module_devs *md = devs_of(stubs[i]);
 		int d;
@@ -1168,8 +1168,8 @@ static void module_load_and_unload(void)
 static void bind_and_unbind(void)
 {
 	fault_setup();
-	bind_op("platform", "iio_dummy", "freq=0", DUMMY0);
-	unbind_op("platform", "iio_dummy", DUMMY0);
+	bind_op("platform", "iio_user_dummy", "freq=0", DUMMY0);
+	unbind_op("platform", "iio_user_dummy", DUMMY0);
 	bind_op("pci", "iio_edu", "", EDU0);
 	unbind_op("pci", "iio_edu", EDU0);
 	bind_op("pci", "iio_edu", "msi=1", EDU0);
@@ -1210,15 +1210,15 @@ static void open_and_mmap(void)
 	dummy = dummy_nr(0);
 	edu = iio_find_by_parent(EDU0);
 	EXPECT(edu >= 0);
-	open_op("iio_dummy", dummy, node_path(0, dummy, ""), O_RDWR);
-	open_op("iio_dummy", dummy, node_path(1, dummy, "_in"), O_RDONLY);
-	open_op("iio_dummy", dummy, node_path(2, dummy, "_out"), O_RDWR);
-	open_op("iio_dummy", dummy, node_path(3, dummy, "_event"), O_RDWR);
+	open_op("iio_user_dummy", dummy, node_path(0, dummy, ""), O_RDWR);
+	open_op("iio_user_dummy", dummy, node_path(1, dummy, "_in"), O_RDONLY);
+	open_op("iio_user_dummy", dummy, node_path(2, dummy, "_out"), O_RDWR);
+	open_op("iio_user_dummy", dummy, node_path(3, dummy, "_event"), O_RDWR);
 	open_op("iio_edu", edu, node_path(4, edu, ""), O_RDWR);
 	open_op("iio_edu", edu, node_path(5, edu, "_event"), O_RDONLY);
 	snprintf(dma, sizeof(dma), "/sys/class/iio/iio%d/dma0/buffer", edu);
 	open_op("iio_edu", edu, dma, O_RDWR);
-	mmap_op("iio_dummy", node_path(6, dummy, ""));
+	mmap_op("iio_user_dummy", node_path(6, dummy, ""));
 	mmap_op("iio_edu", node_path(7, edu, ""));
 	mmap_op("iio_dma", dma);
 
@@ -1329,7 +1329,7 @@ static void dma_request_and_event_write(void)
 
 	fault_setup();
 	dummy_reload("freq=0");
-	event_op("iio_dummy", dummy_nr(0));
+	event_op("iio_user_dummy", dummy_nr(0));
 	event_op("iio_edu", iio_find_by_parent(EDU0));
 
 	pci_generic_reload("dma_max=65536");

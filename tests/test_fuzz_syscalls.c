@@ -424,10 +424,10 @@ static pid_t fork_cycler(uint64_t seed)
 			write_text(path, "none");
 			continue;
 		}
-		if (module_unload("iio_dummy"))
+		if (module_unload("iio_user_dummy"))
 			_exit(1);
 		msleep((unsigned)below(50));
-		if (module_load("iio_dummy", below(2) ? "freq=500" : "freq=0 size=16384"))
+		if (module_load("iio_user_dummy", below(2) ? "freq=500" : "freq=0 size=16384"))
 			_exit(2);
 		msleep(50 + (unsigned)below(400));
 	}
@@ -479,8 +479,8 @@ static void random_syscalls(void)
 	if (!WIFEXITED(status) || WEXITSTATUS(status))
 		FAIL("the unload/unbind cycler failed: status %#x", status);
 	/* leave the dummy loaded, freq 1, as the other tests expect */
-	module_unload("iio_dummy");
-	EXPECT_EQ(module_load("iio_dummy", ""), 0);
+	module_unload("iio_user_dummy");
+	EXPECT_EQ(module_load("iio_user_dummy", ""), 0);
 	EXPECT(!path_exists("/sys/bus/pci/drivers/" GENERIC_DRV "/" GENERIC_PCI));
 }
 

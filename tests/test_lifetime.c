@@ -33,8 +33,8 @@ static void setup(void)
 
 static void remove_dummy(void)
 {
-	if (shell("rmmod iio_dummy"))
-		FAIL("rmmod iio_dummy failed");
+	if (shell("rmmod iio_user_dummy"))
+		FAIL("rmmod iio_user_dummy failed");
 }
 
 /* 57c5f4df0a5a, 092561f06702: a reader blocked in read() at unregister */
@@ -246,8 +246,8 @@ static void device_count_limit(void)
 
 		snprintf(params, sizeof(params), "devices=%d freq=0", per_load);
 		for (;;) {
-			module_unload("iio_dummy");
-			err = module_load("iio_dummy", params);
+			module_unload("iio_user_dummy");
+			err = module_load("iio_user_dummy", params);
 			if (err)
 				break;
 			for (i = 0; i < per_load; i++) {
@@ -268,8 +268,8 @@ static void device_count_limit(void)
 		   n_held, live);
 	EXPECT_EQ(n_held + live, 256);
 	MUST(close(held[--n_held]));
-	EXPECT_EQ(module_load("iio_dummy", "freq=0"), 0);
-	EXPECT_EQ(module_unload("iio_dummy"), 0);
+	EXPECT_EQ(module_load("iio_user_dummy", "freq=0"), 0);
+	EXPECT_EQ(module_unload("iio_user_dummy"), 0);
 	while (n_held)
 		MUST(close(held[--n_held]));
 	dummy_reload("");
@@ -477,7 +477,9 @@ static void iio_module_reload(void)
 	EXPECT(shell("rmmod iio") == 0);
 	EXPECT(!path_exists("/sys/class/iio"));
 	EXPECT_EQ(module_load("iio", ""), 0);	/* with its boot parameters */
-	EXPECT(shell("for m in " MODDIR "/iio_*.ko; do insmod $m || exit 1; done") == 0);
+	/* the dummy first, as at boot (qemu/init): its device is iio0 */
+	EXPECT(shell("for m in " MODDIR "/iio_user_dummy.ko " MODDIR
+		     "/iio_[!u]*.ko; do insmod $m || exit 1; done") == 0);
 	EXPECT(path_exists("/sys/class/iio/version"));
 	EXPECT(dummy_nr(0) >= 0);
 }
@@ -500,8 +502,8 @@ static void open_on_add_uevent(void)
 	child = MUST(fork());
 	if (!child) {
 		for (int i = 0; i < 30; i++) {
-			if (shell("rmmod iio_dummy && insmod " MODDIR
-				  "/iio_dummy.ko freq=0"))
+			if (shell("rmmod iio_user_dummy && insmod " MODDIR
+				  "/iio_user_dummy.ko freq=0"))
 				_exit(1);
 			msleep(150);
 		}
@@ -516,7 +518,7 @@ static void open_on_add_uevent(void)
 			FAIL("only %d ADD uevents of iio devices in 20 s", opened);
 		n = MUST(recv(sock, msg, sizeof(msg) - 1, 0));
 		msg[n] = 0;
-		/* "add@/devices/platform/iio_dummy.0/iio/iio0" */
+		/* "add@/devices/platform/iio_user_dummy.0/iio/iio0" */
 		if (strncmp(msg, "add@", 4) || !strstr(msg, "/iio/iio") ||
 		    strstr(strstr(msg, "/iio/iio") + 8, "/"))
 			continue;

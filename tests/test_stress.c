@@ -298,9 +298,9 @@ static uint64_t epoch(unsigned int ms)
 	int nr, i, k, n = 0, err;
 
 	snprintf(params, sizeof(params), "freq=%d", STRESS_FREQ);
-	err = module_load("iio_dummy", params);
+	err = module_load("iio_user_dummy", params);
 	if (err)
-		FAIL("load iio_dummy: %s", strerror(err));
+		FAIL("load iio_user_dummy: %s", strerror(err));
 	nr = dummy_nr(0);
 	sh->writer_stop = sh->writer_done = 0;
 	sh->written = 0;
@@ -344,9 +344,9 @@ static uint64_t epoch(unsigned int ms)
 	}
 
 	/* unload under all of them: each wakes with EIO and exits 0 */
-	err = module_unload("iio_dummy");
+	err = module_unload("iio_user_dummy");
 	if (err)
-		FAIL("unload iio_dummy: %s", strerror(err));
+		FAIL("unload iio_user_dummy: %s", strerror(err));
 	for (i = 0; i < NLISTENERS; i++)
 		expect_listener_ok(pids[i], i);
 	kill(writer, SIGKILL);
@@ -421,7 +421,7 @@ static void listeners_under_reload(void)
 	int status;
 
 	sh = shared_alloc(sizeof(*sh));
-	EXPECT_EQ(module_unload("iio_dummy"), 0);
+	EXPECT_EQ(module_unload("iio_user_dummy"), 0);
 	pci = fork_pci_cycler();
 	end = now_ms() + stress_seconds * 1000;
 	srand(1);
@@ -442,7 +442,7 @@ static void listeners_under_reload(void)
 	check_note("stress: %llu epochs, %llu events, %u PCI cycles in %llu s (%llu ms in all)",
 		   epochs, events, sh->pci_cycles, stress_seconds,
 		   now_ms() - end + stress_seconds * 1000);
-	EXPECT_EQ(module_load("iio_dummy", ""), 0);
+	EXPECT_EQ(module_load("iio_user_dummy", ""), 0);
 }
 
 /*
@@ -454,18 +454,18 @@ static void listeners_under_reload(void)
  */
 static void numbers_return_to_iio0(void)
 {
-	EXPECT_EQ(module_unload("iio_dummy"), 0);
-	EXPECT_EQ(module_load("iio_dummy", ""), 0);
+	EXPECT_EQ(module_unload("iio_user_dummy"), 0);
+	EXPECT_EQ(module_load("iio_user_dummy", ""), 0);
 	EXPECT_EQ(dummy_nr(0), 0);
 	EXPECT_EQ(iio_numbers(), 0xf);
-	EXPECT_EQ(module_unload("iio_dummy"), 0);
+	EXPECT_EQ(module_unload("iio_user_dummy"), 0);
 	EXPECT_EQ(pci_driver_unbind("iio_edu", EDU0_PCI), 0);
 	EXPECT_EQ(pci_driver_unbind("iio_edu", EDU1_PCI), 0);
 	EXPECT_EQ(pci_driver_unbind("iio_pcitest", TESTDEV_PCI), 0);
 	if (iio_numbers())
 		FAIL("devices left with every stub unloaded: mask %#llx",
 		     iio_numbers());
-	EXPECT_EQ(module_load("iio_dummy", ""), 0);
+	EXPECT_EQ(module_load("iio_user_dummy", ""), 0);
 	EXPECT_EQ(dummy_nr(0), 0);
 	EXPECT_EQ(pci_driver_bind("iio_edu", EDU0_PCI), 0);
 	EXPECT_EQ(iio_find_by_parent(EDU0_PCI), 1);
@@ -484,9 +484,9 @@ static void use_and_unload(void)
 	uint32_t one = 1;
 	void *map;
 
-	err = module_load("iio_dummy", "freq=100");
+	err = module_load("iio_user_dummy", "freq=100");
 	if (err)
-		FAIL("load iio_dummy: %s", strerror(err));
+		FAIL("load iio_user_dummy: %s", strerror(err));
 	nr = dummy_nr(0);
 	for (i = 0; i < 4; i++)
 		fds[i] = MUST(open(iio_node(nr, sfx[i]),
@@ -500,9 +500,9 @@ static void use_and_unload(void)
 	munmap(map, 4096);
 	for (i = 0; i < 4; i++)
 		close(fds[i]);
-	err = module_unload("iio_dummy");
+	err = module_unload("iio_user_dummy");
 	if (err)
-		FAIL("unload iio_dummy: %s", strerror(err));
+		FAIL("unload iio_user_dummy: %s", strerror(err));
 }
 
 /* slab usage after N load/use/unload cycles is what it was after two */
@@ -512,7 +512,7 @@ static void slab_does_not_grow(void)
 	unsigned long long t0 = now_ms(), limit, settle;
 
 	cycles = stress_seconds > 60 ? 200 : 40;
-	EXPECT_EQ(module_unload("iio_dummy"), 0);
+	EXPECT_EQ(module_unload("iio_user_dummy"), 0);
 	for (i = 0; i < 3; i++)		/* warm the caches */
 		use_and_unload();
 	msleep(200);
@@ -535,7 +535,7 @@ static void slab_does_not_grow(void)
 	kb_after = meminfo_kb("SUnreclaim");
 	check_note("slab: %llu -> %llu objects, SUnreclaim %llu -> %llu kB over %llu cycles (%llu ms)",
 		   before, after, kb_before, kb_after, cycles, now_ms() - t0);
-	EXPECT_EQ(module_load("iio_dummy", ""), 0);
+	EXPECT_EQ(module_load("iio_user_dummy", ""), 0);
 	if (!before)
 		FAIL("no /proc/slabinfo");
 	if (after > limit)

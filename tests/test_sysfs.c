@@ -101,23 +101,23 @@ static void size_parameter(void)
 
 static void bad_parameters_refused(void)
 {
-	EXPECT(shell("rmmod iio_dummy") == 0);
-	EXPECT(shell("insmod " MODDIR "/iio_dummy.ko size=12345 2>/dev/null"));
-	EXPECT(shell("insmod " MODDIR "/iio_dummy.ko size=4096 2>/dev/null"));
-	EXPECT(shell("insmod " MODDIR "/iio_dummy.ko devices=17 2>/dev/null"));
-	EXPECT(shell("insmod " MODDIR "/iio_dummy.ko mode=x 2>/dev/null"));
-	EXPECT(shell("insmod " MODDIR "/iio_dummy.ko size=16Q 2>/dev/null"));
-	EXPECT(shell("insmod " MODDIR "/iio_dummy.ko size=K 2>/dev/null"));
-	EXPECT_EQ(iio_find_by_parent("iio_dummy.0"), -1);
+	EXPECT(shell("rmmod iio_user_dummy") == 0);
+	EXPECT(shell("insmod " MODDIR "/iio_user_dummy.ko size=12345 2>/dev/null"));
+	EXPECT(shell("insmod " MODDIR "/iio_user_dummy.ko size=4096 2>/dev/null"));
+	EXPECT(shell("insmod " MODDIR "/iio_user_dummy.ko devices=17 2>/dev/null"));
+	EXPECT(shell("insmod " MODDIR "/iio_user_dummy.ko mode=x 2>/dev/null"));
+	EXPECT(shell("insmod " MODDIR "/iio_user_dummy.ko size=16Q 2>/dev/null"));
+	EXPECT(shell("insmod " MODDIR "/iio_user_dummy.ko size=K 2>/dev/null"));
+	EXPECT_EQ(iio_find_by_parent("iio_user_dummy.0"), -1);
 	dummy_reload("");
 }
 
-/* size takes iioctl's suffixes: K, M, G (qemu/run --append iio_dummy.size=16M) */
+/* size takes iioctl's suffixes: K, M, G (qemu/run --append iio_user_dummy.size=16M) */
 static void size_with_suffix(void)
 {
 	dummy_reload("size=16K");
 	EXPECT_EQ(read_num(iio_attr_path(dummy_nr(0), "size")), 0x4000);
-	EXPECT_EQ(read_num("/sys/module/iio_dummy/parameters/size"), 16384);
+	EXPECT_EQ(read_num("/sys/module/iio_user_dummy/parameters/size"), 16384);
 	dummy_reload("size=1M");
 	EXPECT_EQ(read_num(iio_attr_path(dummy_nr(0), "size")), 0x100000);
 	dummy_reload("");
@@ -261,7 +261,7 @@ static void numbers_from_zero_and_reused(void)
 {
 	int a, b, c;
 
-	EXPECT(shell("rmmod iio_dummy") == 0);
+	EXPECT(shell("rmmod iio_user_dummy") == 0);
 	/* every other stub too, so the dummy's numbers start at 0 */
 	shell("for m in /sys/module/iio_*; do rmmod ${m##*/}; done 2>/dev/null");
 	dummy_reload("devices=3");
@@ -270,18 +270,18 @@ static void numbers_from_zero_and_reused(void)
 	EXPECT_EQ(dummy_nr(2), 2);
 
 	/* free the middle number: the next device gets it back */
-	EXPECT_EQ(write_text("/sys/bus/platform/drivers/iio_dummy/unbind",
-			     "iio_dummy.1"), 0);
+	EXPECT_EQ(write_text("/sys/bus/platform/drivers/iio_user_dummy/unbind",
+			     "iio_user_dummy.1"), 0);
 	EXPECT(!path_exists("/sys/class/iio/iio1"));
 	EXPECT(!path_exists("/dev/iio1"));
-	EXPECT_EQ(write_text("/sys/bus/platform/drivers/iio_dummy/unbind",
-			     "iio_dummy.0"), 0);
-	EXPECT_EQ(write_text("/sys/bus/platform/drivers/iio_dummy/bind",
-			     "iio_dummy.1"), 0);
+	EXPECT_EQ(write_text("/sys/bus/platform/drivers/iio_user_dummy/unbind",
+			     "iio_user_dummy.0"), 0);
+	EXPECT_EQ(write_text("/sys/bus/platform/drivers/iio_user_dummy/bind",
+			     "iio_user_dummy.1"), 0);
 	a = dummy_nr(1);
 	EXPECT_EQ(a, 0);
-	EXPECT_EQ(write_text("/sys/bus/platform/drivers/iio_dummy/bind",
-			     "iio_dummy.0"), 0);
+	EXPECT_EQ(write_text("/sys/bus/platform/drivers/iio_user_dummy/bind",
+			     "iio_user_dummy.0"), 0);
 	b = dummy_nr(0);
 	EXPECT_EQ(b, 1);
 	c = dummy_nr(2);

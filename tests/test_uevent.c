@@ -277,12 +277,12 @@ static void dummy_nodes_add_and_remove(void)
 	dummy_reload("freq=0");
 	nr = dummy_nr(0);
 	sock = uevent_socket();
-	EXPECT_EQ(module_unload("iio_dummy"), 0);
+	EXPECT_EQ(module_unload("iio_user_dummy"), 0);
 	expect_nodes(nr, true, true, 1);
-	wait_uevents(sock, "remove", "iio_dummy.0");
-	EXPECT_EQ(module_load("iio_dummy", "freq=0"), 0);
+	wait_uevents(sock, "remove", "iio_user_dummy.0");
+	EXPECT_EQ(module_load("iio_user_dummy", "freq=0"), 0);
 	expect_nodes(nr, true, true, 1);
-	wait_uevents(sock, "add", "iio_dummy.0");
+	wait_uevents(sock, "add", "iio_user_dummy.0");
 	close(sock);
 	EXPECT_EQ(dummy_nr(0), nr);
 	expect_group_opens(iio_node(nr, ""), O_RDONLY);

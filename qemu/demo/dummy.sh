@@ -59,7 +59,7 @@ dummy_memory() {
 dummy_events() {
 	say "the dummy's events: 4 ticks per second, each writes the tick count at offset 0"
 	exec 3< /dev/iio0_event
-	echo 4 > /sys/devices/platform/iio_dummy.0/freq
+	echo 4 > /sys/devices/platform/iio_user_dummy.0/freq
 	i=0
 	while [ $i -lt 4 ]; do
 		# each 4-byte read of the event node blocks until the next event
@@ -68,7 +68,7 @@ dummy_events() {
 		echo "event count $count, tick count in memory $tick"
 		i=$((i + 1))
 	done
-	echo 0 > /sys/devices/platform/iio_dummy.0/freq
+	echo 0 > /sys/devices/platform/iio_user_dummy.0/freq
 	exec 3<&-
 }
 

@@ -48,7 +48,7 @@ make_fixture() {
 	local sys=$1/sys dev=$1/dev
 	mkdir -p "$sys" "$dev"
 	echo 1.0 > "$sys/version"
-	make_attrs "$sys/iio0" "IIO dummy" mem 0x0 0x2000 cyclic 0 iio_dummy.0 platform
+	make_attrs "$sys/iio0" "IIO dummy" mem 0x0 0x2000 cyclic 0 iio_user_dummy.0 platform
 	echo 0x0 > "$sys/iio0/read_offset"; echo 0x1000 > "$sys/iio0/read_len"
 	echo 0x1000 > "$sys/iio0/write_offset"; echo 0x1000 > "$sys/iio0/write_len"
 	make_attrs "$sys/iio1" edu mem 0xfea00000 0x100000 11 16 0000:00:10.0 pci

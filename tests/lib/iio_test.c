@@ -118,7 +118,7 @@ int dummy_nr(int index)
 	char parent[64];
 	int nr;
 
-	snprintf(parent, sizeof(parent), "iio_dummy.%d", index);
+	snprintf(parent, sizeof(parent), "iio_user_dummy.%d", index);
 	nr = iio_find_by_parent(parent);
 	if (nr < 0)
 		FAIL("no iio device for %s", parent);
@@ -127,16 +127,16 @@ int dummy_nr(int index)
 
 void dummy_reload(const char *params)
 {
-	if (shell("rmmod iio_dummy 2>/dev/null; insmod " MODDIR "/iio_dummy.ko %s",
+	if (shell("rmmod iio_user_dummy 2>/dev/null; insmod " MODDIR "/iio_user_dummy.ko %s",
 		  params))
-		FAIL("insmod iio_dummy.ko %s failed", params);
+		FAIL("insmod iio_user_dummy.ko %s failed", params);
 }
 
 const char *dummy_attr(int index, const char *attr)
 {
 	static char path[PATH_MAX];
 
-	snprintf(path, sizeof(path), "/sys/devices/platform/iio_dummy.%d/%s",
+	snprintf(path, sizeof(path), "/sys/devices/platform/iio_user_dummy.%d/%s",
 		 index, attr);
 	return path;
 }

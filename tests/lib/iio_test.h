@@ -23,11 +23,11 @@ int iio_find_by_parent(const char *parent);
 int iio_find_by_name(const char *name, int index);
 /* the same, failing the case if it does not exist */
 int iio_must_find(const char *name, int index);
-/* number of dummy @index (parent iio_dummy.<index>); fails the case if absent */
+/* number of dummy @index (parent iio_user_dummy.<index>); fails the case if absent */
 int dummy_nr(int index);
-/* rmmod iio_dummy and insmod it with @params; fails the case on error */
+/* rmmod iio_user_dummy and insmod it with @params; fails the case on error */
 void dummy_reload(const char *params);
-/* /sys/devices/platform/iio_dummy.<index>/<attr> (static buffer) */
+/* /sys/devices/platform/iio_user_dummy.<index>/<attr> (static buffer) */
 const char *dummy_attr(int index, const char *attr);
 /* write a 32-bit N to the event device: inject N events */
 void event_inject(int nr, uint32_t n);

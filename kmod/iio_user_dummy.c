@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * iio_dummy.c - example stub: kernel memory and a timer as a "device"
+ * iio_user_dummy.c - example stub: kernel memory and a timer as a "device"
  *
  * Ported from the 2006 RFC's iio_dummy.c (what changed: kmod/HISTORY.md).
  * Each dummy is a platform device
- * "iio_dummy.N" with a region of kernel memory (module parameter size,
+ * "iio_user_dummy.N" with a region of kernel memory (module parameter size,
  * default 8 KiB; the in window is its first 4 KiB, the out window its last
  * 4 KiB) and an hrtimer event source.  Each tick increments the tick
  * count, writes it as a native-endian 64-bit value at offset 0 of the
  * region and, if sig_pid is set, sends SIGALRM to that process.
  *
- * sysfs, on the platform device (/sys/devices/platform/iio_dummy.N/):
+ * sysfs, on the platform device (/sys/devices/platform/iio_user_dummy.N/):
  *  count	tick count (read-write)
  *  freq	ticks per second, 0 stops (read-write; cyclic mode only)
  *  sig_pid	process to send SIGALRM on each tick, 0 for none
@@ -315,7 +315,7 @@ static int iio_dummy_probe(struct platform_device *pdev)
 static struct platform_driver iio_dummy_driver = {
 	.probe = iio_dummy_probe,
 	.driver = {
-		.name = "iio_dummy",
+		.name = "iio_user_dummy",
 		.dev_groups = iio_dummy_groups,
 	},
 };
@@ -362,7 +362,7 @@ static int __init iio_dummy_init(void)
 		return ret;
 
 	for (i = 0; i < devices; i++) {
-		pdev = platform_device_register_simple("iio_dummy", i, NULL, 0);
+		pdev = platform_device_register_simple("iio_user_dummy", i, NULL, 0);
 		if (IS_ERR(pdev)) {
 			ret = PTR_ERR(pdev);
 			goto err_del_devices;
