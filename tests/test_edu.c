@@ -353,6 +353,46 @@ static void factorial_with_threaded_handler(void)
 			       7, 5040);
 }
 
+/*
+ * iio_edu(4): dma_size is "at most 4 MiB (more: probing fails with
+ * EINVAL)": one byte more and every edu's probe fails with -22 (the
+ * driver core's log line: "iio_edu: probe of ADDR failed with error
+ * -22" on 6.1, "ADDR: probe with driver iio_edu failed with error -22"
+ * later), no edu device registers; 4 MiB itself gives a 4 MiB buffer.
+ */
+static void dma_size_at_most_4mib(void)
+{
+	unsigned int edus = 0, before, failures;
+	unsigned long long size4 = 0;
+	int over, at, restored, nr_over, nr4, nr;
+	char path[96];
+
+	while (iio_find_by_name("edu", edus) >= 0)
+		edus++;
+	before = kmsg_count_with("failed with error -22", "iio_edu");
+	/* what each load gives, first; the checks once the default is back */
+	over = shell("rmmod iio_edu; insmod " MODDIR "/iio_edu.ko dma_size=4194305");
+	failures = kmsg_count_with("failed with error -22", "iio_edu") - before;
+	nr_over = iio_find_by_name("edu", 0);
+	at = shell("rmmod iio_edu; insmod " MODDIR "/iio_edu.ko dma_size=4194304");
+	nr4 = iio_find_by_name("edu", 0);
+	if (nr4 >= 0) {
+		snprintf(path, sizeof(path), "%s", iio_attr_path(nr4, "dma0/size"));
+		size4 = read_num(path);
+	}
+	restored = shell("rmmod iio_edu; insmod " MODDIR "/iio_edu.ko");
+	nr = iio_find_by_name("edu", 0);
+	EXPECT_EQ(restored, 0);
+	EXPECT(edus > 0);
+	EXPECT_EQ(over, 0);
+	EXPECT_EQ(failures, edus);
+	EXPECT(nr_over < 0);
+	EXPECT_EQ(at, 0);
+	EXPECT(nr4 >= 0);
+	EXPECT_EQ(size4, 4194304);
+	EXPECT_EQ(nr, nr4);
+}
+
 /* rmmod iio_edu with a blocked reader and a live mapping of the BAR */
 static void remove_while_in_use(void)
 {
@@ -388,6 +428,7 @@ static const struct check_case cases[] = {
 	CASE(two_edus_apart),
 	CASE_T(factorial_with_msi, 90),
 	CASE_T(factorial_with_threaded_handler, 90),
+	CASE_T(dma_size_at_most_4mib, 90),
 	CASE_T(remove_while_in_use, 90),
 };
 CHECK_MAIN(cases)

@@ -242,6 +242,28 @@ static void page_allocator_block_pins_first_page_only(void)
 	dummy_reload("");
 }
 
+/*
+ * iio_dummy(4), alloc=pages: a block larger than the page allocator's
+ * largest (4 MiB on x86) cannot be had: the load fails with ENODEV and
+ * the kernel log says so (the probe's "no 8388608 bytes of memory
+ * (alloc=pages)").
+ */
+static void page_allocator_block_too_large_fails_load(void)
+{
+	const char *why = "no 8388608 bytes of memory (alloc=pages)";
+	unsigned int before = kmsg_count(why);
+	int err, reloaded;
+
+	shell("rmmod iio_dummy 2>/dev/null");
+	err = module_load("iio_dummy", "freq=0 alloc=pages size=8388608");
+	/* the default back before the checks: the next cases need it */
+	shell("rmmod iio_dummy 2>/dev/null");
+	reloaded = module_load("iio_dummy", "");
+	EXPECT_EQ(err, ENODEV);
+	EXPECT_EQ(reloaded, 0);
+	EXPECT_EQ(kmsg_count(why), before + 1);
+}
+
 static const struct check_case cases[] = {
 	CASE(map_whole_region),
 	CASE(map_windows),
@@ -253,5 +275,6 @@ static const struct check_case cases[] = {
 	CASE(madv_dontneed_refaults),
 	CASE(map_page_allocator_block),
 	CASE(page_allocator_block_pins_first_page_only),
+	CASE(page_allocator_block_too_large_fails_load),
 };
 CHECK_MAIN(cases)

@@ -180,6 +180,36 @@ static void event_device_without_source(void)
 	close(efd);
 }
 
+/*
+ * iio_pcitest(4): "If BAR1 is not an I/O BAR the probe fails (ENODEV,
+ * "BAR1 is not an I/O BAR" in the kernel log)": the second edu (BAR0
+ * memory, no BAR1) bound to iio_pcitest by driver_override; then back to
+ * iio_edu, as it was.
+ */
+static void probe_refuses_bar1_not_io(void)
+{
+	const char *edu = "0000:00:11.0";
+	const char *override = "/sys/bus/pci/devices/0000:00:11.0/driver_override";
+	unsigned int before = kmsg_count("BAR1 is not an I/O BAR");
+	int unbound, overridden, err, cleared, rebound;
+
+	unbound = pci_driver_unbind("iio_edu", edu);
+	overridden = write_text(override, "iio_pcitest");
+	err = pci_driver_bind("iio_pcitest", edu);
+	/* edu back to iio_edu before the checks: the next programs need it */
+	if (!err)
+		pci_driver_unbind("iio_pcitest", edu);
+	cleared = write_text(override, "\n");
+	rebound = pci_driver_bind("iio_edu", edu);
+	EXPECT_EQ(unbound, 0);
+	EXPECT_EQ(overridden, 0);
+	EXPECT_EQ(err, ENODEV);
+	EXPECT_EQ(kmsg_count("BAR1 is not an I/O BAR"), before + 1);
+	EXPECT_EQ(cleared, 0);
+	EXPECT_EQ(rebound, 0);
+	EXPECT(iio_find_by_name("edu", 1) >= 0);
+}
+
 static const struct check_case cases[] = {
 	CASE(port_attributes),
 	CASE(byte_word_long_reads),
@@ -188,5 +218,6 @@ static const struct check_case cases[] = {
 	CASE(bounds_and_seek),
 	CASE(mmap_of_ports_fails),
 	CASE(event_device_without_source),
+	CASE(probe_refuses_bar1_not_io),
 };
 CHECK_MAIN(cases)
