@@ -243,7 +243,7 @@ static void page_allocator_block_pins_first_page_only(void)
 }
 
 /*
- * iio_dummy(4), alloc=pages: a block larger than the page allocator's
+ * iio_user_dummy(4), alloc=pages: a block larger than the page allocator's
  * largest (4 MiB on x86) cannot be had: the load fails with ENODEV and
  * the kernel log says so (the probe's "no 8388608 bytes of memory
  * (alloc=pages)").
@@ -254,11 +254,11 @@ static void page_allocator_block_too_large_fails_load(void)
 	unsigned int before = kmsg_count(why);
 	int err, reloaded;
 
-	shell("rmmod iio_dummy 2>/dev/null");
-	err = module_load("iio_dummy", "freq=0 alloc=pages size=8388608");
+	shell("rmmod iio_user_dummy 2>/dev/null");
+	err = module_load("iio_user_dummy", "freq=0 alloc=pages size=8388608");
 	/* the default back before the checks: the next cases need it */
-	shell("rmmod iio_dummy 2>/dev/null");
-	reloaded = module_load("iio_dummy", "");
+	shell("rmmod iio_user_dummy 2>/dev/null");
+	reloaded = module_load("iio_user_dummy", "");
 	EXPECT_EQ(err, ENODEV);
 	EXPECT_EQ(reloaded, 0);
 	EXPECT_EQ(kmsg_count(why), before + 1);
