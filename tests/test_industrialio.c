@@ -101,7 +101,7 @@ static void beside_industrialio(void)
 	int fd, err;
 
 	if (!path_exists(INDUSTRIALIO_KO)) {
-		/* the debug kernel (qemu/debug-kernel.config) has no IIO */
+		/* our own kernels (qemu/guest-kernel.config) have no IIO */
 		EXPECT(!path_exists("/sys/module/industrialio"));
 		check_skip("the kernel ships no industrialio.ko");
 	}
