@@ -14,6 +14,21 @@
  *
  * Writes go only to the dummy and the pci-testdev: random values written
  * to an edu's registers could start its DMA engine on random addresses.
+ *
+ * With iio_test.fail_percent=P (make stress-faults, under the debug
+ * kernel's fault injection) every fuzzed call and every load, unload, bind
+ * and unbind of the cycler runs with a random P % of its slab and page
+ * allocations failed (failslab and fail_page_alloc: probability P,
+ * interval 1, no limit, sleeping allocations and order 0 included), for the
+ * whole run.  Task filter on: only those calls of these two processes fail
+ * (/proc/self/make-it-fail set around them), not the guest's shell, init,
+ * console and result ports, nor this program's own bookkeeping, where a
+ * failure would break the harness rather than test our code; our code runs
+ * in these calls (and in interrupts and timers, which allocate nothing).
+ * Then ENOMEM is one more documented answer of every call; a load, bind or
+ * unbind that failed left nothing behind (no module, no driver) and works
+ * at once without injection; and at the end every device works.  The
+ * kernel log must stay clean but for the injections' own lines (qemu/run).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -25,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -56,6 +72,18 @@ static unsigned char buf[BUF_SIZE];
 static sigjmp_buf bus_jmp;
 static volatile sig_atomic_t in_touch, sigbus_count, sigio_count;
 static unsigned long long ops, errors_seen, sigbus_seen;
+
+/*
+ * Fault injection (iio_test.fail_percent): fail_percent > 0; this
+ * process's /proc/self/make-it-fail; the failures injected into the
+ * fuzzed calls (ENOMEM seen) and, in shared memory, into the cycler's
+ * operations.
+ */
+#define DEBUGFS		"/sys/kernel/debug"
+static unsigned long long fail_percent;
+static int make_it_fail_fd = -1;
+static unsigned long long enomem_seen;
+static volatile unsigned long long *cycler_failed;
 
 static uint64_t rnd(void)
 {
@@ -130,6 +158,11 @@ static const int E_EVENT_MMAP[] = { ENODEV, EACCES, 0 };
 
 static bool errno_in(int e, const int *errs)
 {
+	/* what a failed allocation gives (iio(4)'s ERRORS: any call) */
+	if (fail_percent && e == ENOMEM) {
+		enomem_seen++;
+		return true;
+	}
 	for (; *errs; errs++)
 		if (e == *errs)
 			return true;
@@ -203,11 +236,96 @@ static void open_one(struct ofile *f)
 	if (f->fd < 0) {
 		/* gone in between, the in window for writing, or the edu */
 		if (errno != ENOENT && errno != ENXIO && errno != ENODEV &&
-		    errno != EACCES && errno != EIO)
+		    errno != EACCES && errno != EIO &&
+		    !(fail_percent && errno == ENOMEM && ++enomem_seen))
 			FAIL("open %s: errno %d (%s)", f->path, errno,
 			     strerror(errno));
 		f->fd = -1;
 	}
+}
+
+/* this process's allocations fail now and then (fault mode) or not */
+static void inject(bool on)
+{
+	if (make_it_fail_fd >= 0 &&
+	    pwrite(make_it_fail_fd, on ? "1" : "0", 1, 0) != 1)
+		FAIL("make-it-fail: %s", strerror(errno));
+}
+
+static void knob(const char *attr, const char *value)
+{
+	char path[128];
+	int err;
+
+	snprintf(path, sizeof(path), DEBUGFS "/%s", attr);
+	err = write_text(path, value);
+	if (err)
+		FAIL("write %s to %s: %s", value, path, strerror(err));
+}
+
+/*
+ * failslab and fail_page_alloc fail @percent % of the allocations of the
+ * tasks marked make-it-fail (0: none)
+ */
+static void faults_set(unsigned long long percent)
+{
+	static const char *const kinds[] = { "failslab", "fail_page_alloc" };
+	char value[24];
+	size_t i;
+
+	snprintf(value, sizeof(value), "%llu", percent);
+	for (i = 0; i < 2; i++) {
+		char attr[64];
+
+		snprintf(attr, sizeof(attr), "%s/probability", kinds[i]);
+		knob(attr, value);
+		if (!percent)
+			continue;
+		snprintf(attr, sizeof(attr), "%s/interval", kinds[i]);
+		knob(attr, "1");
+		snprintf(attr, sizeof(attr), "%s/times", kinds[i]);
+		knob(attr, "-1");
+		snprintf(attr, sizeof(attr), "%s/space", kinds[i]);
+		knob(attr, "0");
+		snprintf(attr, sizeof(attr), "%s/task-filter", kinds[i]);
+		knob(attr, "Y");
+		snprintf(attr, sizeof(attr), "%s/ignore-gfp-wait", kinds[i]);
+		knob(attr, "N");
+		/* one line per failure (rate-limited by the kernel) */
+		snprintf(attr, sizeof(attr), "%s/verbose", kinds[i]);
+		knob(attr, "1");
+	}
+	if (percent) {
+		knob("fail_page_alloc/ignore-gfp-highmem", "N");
+		knob("fail_page_alloc/min-order", "0");
+	}
+}
+
+/* fault mode: the knobs set, this process's make-it-fail open */
+static void faults_setup(void)
+{
+	if (!fail_percent)
+		return;
+	/* asked for: a kernel without it fails, it does not skip */
+	if (!path_exists("/proc/self/make-it-fail"))
+		FAIL("iio_test.fail_percent: this kernel has no fault injection (make stress-faults boots the debug kernel)");
+	if (!path_exists(DEBUGFS "/failslab") &&
+	    mount("debugfs", DEBUGFS, "debugfs", 0, NULL) && errno != EBUSY)
+		FAIL("mount debugfs: %s", strerror(errno));
+	if (!path_exists(DEBUGFS "/failslab") ||
+	    !path_exists(DEBUGFS "/fail_page_alloc"))
+		FAIL("no failslab or fail_page_alloc in debugfs (CONFIG_FAULT_INJECTION_DEBUG_FS)");
+	faults_set(fail_percent);
+	check_note("%llu %% of the fuzzed calls' and the cycler's allocations failed (failslab, fail_page_alloc; task filter)",
+		   fail_percent);
+}
+
+/* in a process of its own (the cycler): its own make-it-fail */
+static void faults_open(void)
+{
+	if (fail_percent)
+		make_it_fail_fd = MUST(open("/proc/self/make-it-fail",
+					    O_WRONLY | O_CLOEXEC));
 }
 
 static void touch_map(struct omap *m)
@@ -216,6 +334,8 @@ static void touch_map(struct omap *m)
 
 	if (!m->p)
 		return;
+	/* a failed page fault is not a call's error: no injection here */
+	inject(false);
 	in_touch = 1;
 	if (!sigsetjmp(bus_jmp, 1)) {
 		for (i = 0; i < m->len; i += 512 + below(512)) {
@@ -228,6 +348,7 @@ static void touch_map(struct omap *m)
 		sigbus_seen++;	/* the device went away: zapped */
 	}
 	in_touch = 0;
+	inject(true);
 }
 
 /*
@@ -261,7 +382,17 @@ static void lseek_checked(struct ofile *f, int64_t off)
 	}
 }
 
+static void one_op_injected(void);
+
+/* one fuzzed call, with its allocations failing now and then (fault mode) */
 static void one_op(void)
+{
+	inject(true);
+	one_op_injected();
+	inject(false);
+}
+
+static void one_op_injected(void)
 {
 	struct ofile *f = &files[below(MAX_FDS)];
 	struct omap *m;
@@ -398,6 +529,85 @@ static void one_op(void)
 
 static volatile int *stop_cycler;
 
+/*
+ * The cycler's load (@load) or unload of the dummy, with injection in
+ * fault mode: an injected failure (ENOMEM; EINVAL: 6.1's
+ * platform_device_add() ignores dev_set_name()'s failure, see
+ * tests/test_faults) must leave no module behind (a load) or the module
+ * in place (an unload), and the same operation then works.  0 or errno.
+ */
+static int cycler_dummy(bool load)
+{
+	int err;
+
+	inject(true);
+	err = load ? module_load("iio_dummy", below(2) ? "freq=500" :
+				 "freq=0 size=16384") :
+		     module_unload("iio_dummy");
+	inject(false);
+	if (!err || !fail_percent)
+		return err;
+	if (err != ENOMEM && !(load && err == EINVAL)) {
+		fprintf(stderr, "# %s iio_dummy under injection: %s\n",
+			load ? "load" : "unload", strerror(err));
+		return err;
+	}
+	(*cycler_failed)++;
+	if (path_exists("/sys/module/iio_dummy") == load) {
+		fprintf(stderr, "# a failed %s of iio_dummy left it %s\n",
+			load ? "load" : "unload", load ? "loaded" : "gone");
+		return EEXIST;
+	}
+	err = load ? module_load("iio_dummy", "freq=0") :
+		     module_unload("iio_dummy");
+	if (err) {
+		fprintf(stderr, "# %s iio_dummy after a failed one: %s\n",
+			load ? "load" : "unload", strerror(err));
+		_exit(4);
+	}
+	return 0;
+}
+
+/*
+ * The same for a bind (@bind) or unbind of iio_pci_generic and the
+ * pci-testdev: a failed bind (ENOMEM; EBUSY: the PCI core's
+ * __pci_request_region() calls a failed allocation busy) leaves the
+ * device without a driver, a failed unbind (the write's own buffer) the
+ * device bound.  0 or errno.
+ */
+static int cycler_bind(bool bind)
+{
+	const char *link = "/sys/bus/pci/drivers/" GENERIC_DRV "/" GENERIC_PCI;
+	int err;
+
+	inject(true);
+	err = bind ? pci_driver_bind(GENERIC_DRV, GENERIC_PCI) :
+		     pci_driver_unbind(GENERIC_DRV, GENERIC_PCI);
+	inject(false);
+	if (!err || !fail_percent)
+		return err;
+	if (err != ENOMEM && !(bind && err == EBUSY)) {
+		fprintf(stderr, "# %s %s under injection: %s\n",
+			bind ? "bind" : "unbind", GENERIC_PCI, strerror(err));
+		return err;
+	}
+	(*cycler_failed)++;
+	if (path_exists(link) == bind) {
+		fprintf(stderr, "# a failed %s of %s left it %s\n",
+			bind ? "bind" : "unbind", GENERIC_PCI,
+			bind ? "bound" : "unbound");
+		return EEXIST;
+	}
+	err = bind ? pci_driver_bind(GENERIC_DRV, GENERIC_PCI) :
+		     pci_driver_unbind(GENERIC_DRV, GENERIC_PCI);
+	if (err) {
+		fprintf(stderr, "# %s %s after a failed one: %s\n",
+			bind ? "bind" : "unbind", GENERIC_PCI, strerror(err));
+		_exit(5);
+	}
+	return 0;
+}
+
 /* unloads and reloads the dummy, binds and unbinds iio_pci_generic */
 static pid_t fork_cycler(uint64_t seed)
 {
@@ -410,28 +620,67 @@ static pid_t fork_cycler(uint64_t seed)
 	if (pid)
 		return pid;
 	rng_state = seed ^ 0x9e3779b97f4a7c15ULL;
+	faults_open();
 	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver_override",
 		 GENERIC_PCI);
 	for (i = 0; !*stop_cycler; i++) {
 		if (i % 8 == 3) {
 			/* a PCI cycle is slow (~seconds): now and then */
 			if (!write_text(path, GENERIC_DRV) &&
-			    !pci_driver_bind(GENERIC_DRV, GENERIC_PCI)) {
+			    !cycler_bind(true)) {
 				msleep(300 + (unsigned)below(500));
-				if (pci_driver_unbind(GENERIC_DRV, GENERIC_PCI))
+				if (cycler_bind(false))
 					_exit(3);
 			}
 			write_text(path, "none");
 			continue;
 		}
-		if (module_unload("iio_user_dummy"))
+		if (cycler_dummy(false))
 			_exit(1);
 		msleep((unsigned)below(50));
-		if (module_load("iio_user_dummy", below(2) ? "freq=500" : "freq=0 size=16384"))
+		if (cycler_dummy(true))
 			_exit(2);
 		msleep(50 + (unsigned)below(400));
 	}
 	_exit(0);
+}
+
+/* the devices there are */
+static int devices_count(void)
+{
+	return __builtin_popcountll(iio_numbers());
+}
+
+/*
+ * Every device works (after the fault mode's run): as many as at the
+ * start, each region reads, the dummy counts the events written to it.
+ */
+static void devices_work(int devices)
+{
+	unsigned long long nrs = iio_numbers();
+	uint32_t v, before;
+	int nr, fd;
+
+	EXPECT_EQ(devices_count(), devices);
+	for (nr = 0; nr < 64; nr++) {
+		if (!(nrs & (1ULL << nr)))
+			continue;
+		fd = MUST(open(iio_node(nr, ""), O_RDONLY | O_CLOEXEC));
+		if (pread(fd, &v, sizeof(v), 0) != sizeof(v))
+			FAIL("read /dev/iio%d after the run: %s", nr,
+			     strerror(errno));
+		close(fd);
+	}
+	nr = dummy_nr(0);
+	fd = MUST(open(iio_node(nr, "_event"), O_RDONLY | O_CLOEXEC));
+	event_inject(nr, 1);
+	before = event_read(fd);
+	event_inject(nr, 5);
+	v = event_read(fd);
+	if ((int32_t)(v - before) < 5)
+		FAIL("the dummy counted %u after %u and 5 more events", v,
+		     before);
+	close(fd);
 }
 
 static void random_syscalls(void)
@@ -439,8 +688,10 @@ static void random_syscalls(void)
 	unsigned long long seconds = test_param("seconds", 10), end;
 	uint64_t seed = test_param("seed", 0);
 	struct sigaction sa = { 0 };
-	int i, status;
+	int i, status, devices = devices_count();
 	pid_t cycler;
+
+	fail_percent = test_param("fail_percent", 0);
 
 	if (!seed)
 		seed = (uint64_t)now_ms() * 2654435761ULL ^ (uint64_t)getpid();
@@ -461,13 +712,32 @@ static void random_syscalls(void)
 			   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	EXPECT(stop_cycler != MAP_FAILED);
 	*stop_cycler = 0;
+	cycler_failed = (volatile unsigned long long *)(stop_cycler + 16);
+	*cycler_failed = 0;
+	faults_setup();
 	cycler = fork_cycler(seed);
+	faults_open();
+	/*
+	 * our pages shared with the cycler (copy on write) copied now, so
+	 * that a write of ours under injection does not fault for a copy
+	 */
+	memset(buf, 0, sizeof(buf));
+	memset(maps, 0, sizeof(maps));
+	for (i = 0; i < MAX_FDS; i++)
+		files[i].path[0] = 0;
 	end = now_ms() + seconds * 1000;
 	while (now_ms() < end)
 		for (i = 0; i < 100; i++)
 			one_op();
 	*stop_cycler = 1;
 	waitpid(cycler, &status, 0);
+	if (fail_percent) {
+		faults_set(0);
+		check_note("%llu calls failed with ENOMEM, %llu loads, unloads, binds and unbinds failed",
+			   enomem_seen, *cycler_failed);
+		/* nothing injected: the run proved nothing */
+		EXPECT(enomem_seen + *cycler_failed > 0);
+	}
 	for (i = 0; i < MAX_FDS; i++)
 		if (files[i].fd >= 0)
 			close(files[i].fd);
@@ -482,6 +752,8 @@ static void random_syscalls(void)
 	module_unload("iio_user_dummy");
 	EXPECT_EQ(module_load("iio_user_dummy", ""), 0);
 	EXPECT(!path_exists("/sys/bus/pci/drivers/" GENERIC_DRV "/" GENERIC_PCI));
+	if (fail_percent)
+		devices_work(devices);
 }
 
 static struct check_case cases[] = {
