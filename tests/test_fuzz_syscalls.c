@@ -500,11 +500,18 @@ static void one_op_injected(void)
 		expect_result("fcntl O_ASYNC", f, r, 0, E_NONE);
 		break;
 	}
-	case 9:
-		r = read(f->fd, bad_pointer(), 1 + below(8));
+	case 9: {
+		void *bad;
+
+		/* the harness's own mmap: no injection */
+		inject(false);
+		bad = bad_pointer();
+		inject(true);
+		r = read(f->fd, bad, 1 + below(8));
 		expect_result("read to a bad pointer", f, r, 8,
 			      f->event ? E_EVENT_READ : E_READ);
 		break;
+	}
 	case 10:
 		close(f->fd);
 		f->fd = -1;
@@ -531,10 +538,11 @@ static volatile int *stop_cycler;
 
 /*
  * The cycler's load (@load) or unload of the dummy, with injection in
- * fault mode: an injected failure (ENOMEM; EINVAL: 6.1's
- * platform_device_add() ignores dev_set_name()'s failure, see
- * tests/test_faults) must leave no module behind (a load) or the module
- * in place (an unload), and the same operation then works.  0 or errno.
+ * fault mode: an injected failure (ENOMEM; ENODEV: the dummy's probe
+ * failed, iio_dummy(4); EINVAL: 6.1's platform_device_add() ignores
+ * dev_set_name()'s failure, see tests/test_faults) must leave no module
+ * behind (a load) or the module in place (an unload), and the same
+ * operation then works.  0 or errno.
  */
 static int cycler_dummy(bool load)
 {
@@ -547,7 +555,7 @@ static int cycler_dummy(bool load)
 	inject(false);
 	if (!err || !fail_percent)
 		return err;
-	if (err != ENOMEM && !(load && err == EINVAL)) {
+	if (err != ENOMEM && !(load && (err == ENODEV || err == EINVAL))) {
 		fprintf(stderr, "# %s iio_dummy under injection: %s\n",
 			load ? "load" : "unload", strerror(err));
 		return err;
