@@ -60,6 +60,6 @@ stress: tests cli modules initramfs
 	passed=$$(grep -c '^PASS ' "$$out"); failed=$$(grep -c '^FAIL ' "$$out"); \
 	if [ "$$status" = 0 ]; then echo "PASS stress/kernel-log-clean"; passed=$$((passed + 1)); \
 	else echo "FAIL stress/kernel-log-clean: qemu/run exited $$status, kernel log in $$log"; failed=$$((failed + 1)); fi; \
-	if [ "$$passed" -le 1 ]; then echo "FAIL stress/ran-tests: no test result came back"; failed=$$((failed + 1)); fi; \
+	if [ $$(( passed + failed )) -le 1 ]; then echo "FAIL stress/ran-tests: no test result came back"; failed=$$((failed + 1)); fi; \
 	echo "$$passed passed, $$failed failed"; \
 	[ "$$failed" = 0 ]
