@@ -51,7 +51,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
-#include <sys/mount.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -82,26 +81,14 @@ static unsigned long long last_step_ms;
 /* ------------------------------------------------------------------ */
 /* fault injection, the kernel log and kmemleak */
 
-static void knob(const char *attr, const char *value)
-{
-	char path[256];
-	int err;
-
-	snprintf(path, sizeof(path), DEBUGFS "/%s", attr);
-	err = write_text(path, value);
-	if (err)
-		FAIL("write %s to %s: %s", value, path, strerror(err));
-}
-
 static void leaks_reset(void);
 
 static void fault_setup(void)
 {
 	if (!path_exists("/proc/self/fail-nth"))
 		check_skip("no /proc/self/fail-nth: this kernel has no fault injection (CONFIG_FAULT_INJECTION, FAILSLAB, FAIL_PAGE_ALLOC: make check-debug's kernel has)");
-	if (!path_exists(DEBUGFS "/failslab") &&
-	    mount("debugfs", DEBUGFS, "debugfs", 0, NULL) && errno != EBUSY)
-		FAIL("mount debugfs: %s", strerror(errno));
+	if (!path_exists(DEBUGFS "/failslab"))
+		debugfs_mount();
 	if (!path_exists(DEBUGFS "/failslab") ||
 	    !path_exists(DEBUGFS "/fail_page_alloc"))
 		check_skip("no failslab or fail_page_alloc in debugfs (CONFIG_FAULT_INJECTION_DEBUG_FS)");
@@ -111,16 +98,16 @@ static void fault_setup(void)
 	if (write_text(KMEMLEAK, "scan") == EPERM)
 		check_skip("kmemleak is off: boot with kmemleak=on (tests/run's own boot of test_faults does)");
 	/* every allocation may fail, not only those that cannot sleep */
-	knob("failslab/ignore-gfp-wait", "N");
-	knob("fail_page_alloc/ignore-gfp-wait", "N");
-	knob("fail_page_alloc/ignore-gfp-highmem", "N");
-	knob("fail_page_alloc/min-order", "0");
+	debugfs_knob("failslab/ignore-gfp-wait", "N");
+	debugfs_knob("fail_page_alloc/ignore-gfp-wait", "N");
+	debugfs_knob("fail_page_alloc/ignore-gfp-highmem", "N");
+	debugfs_knob("fail_page_alloc/min-order", "0");
 	/*
 	 * a line per injected failure, without its stack (the log stays
 	 * small); FAULTS_VERBOSE=2 in the environment adds the stack
 	 */
-	knob("failslab/verbose", getenv("FAULTS_VERBOSE") ?: "1");
-	knob("fail_page_alloc/verbose", getenv("FAULTS_VERBOSE") ?: "1");
+	debugfs_knob("failslab/verbose", getenv("FAULTS_VERBOSE") ?: "1");
+	debugfs_knob("fail_page_alloc/verbose", getenv("FAULTS_VERBOSE") ?: "1");
 	nth_fd = MUST(open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC));
 	kmsg_fd = MUST(open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC));
 	MUST(lseek(kmsg_fd, 0, SEEK_END));
@@ -376,7 +363,7 @@ static unsigned int fault_loop(struct op *op)
 	/* the stacks, to tell register_irq_proc()'s failures (irq_proc_gap()) */
 	stacks = op->params && (strstr(op->params, "msi") ||
 				strstr(op->params, "vectors"));
-	knob("failslab/verbose", stacks ? "2" : getenv("FAULTS_VERBOSE") ?: "1");
+	debugfs_knob("failslab/verbose", stacks ? "2" : getenv("FAULTS_VERBOSE") ?: "1");
 	log_check(op->name, 0);
 	for (n = 1; n <= MAX_POINTS; n++) {
 		bool injected;

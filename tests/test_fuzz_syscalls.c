@@ -40,7 +40,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
-#include <sys/mount.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -158,7 +157,10 @@ static const int E_EVENT_MMAP[] = { ENODEV, EACCES, 0 };
 
 static bool errno_in(int e, const int *errs)
 {
-	/* what a failed allocation gives (iio(4)'s ERRORS: any call) */
+	/*
+	 * a failed allocation: iio(4)'s ENOMEM of open, read and write, the
+	 * kernel's own of mmap(2), munmap, poll(2) and fcntl's O_ASYNC
+	 */
 	if (fail_percent && e == ENOMEM) {
 		enomem_seen++;
 		return true;
@@ -235,9 +237,10 @@ static void open_one(struct ofile *f)
 	f->fd = open(f->path, flags | O_CLOEXEC);
 	if (f->fd < 0) {
 		/* gone in between, the in window for writing, or the edu */
-		if (errno != ENOENT && errno != ENXIO && errno != ENODEV &&
-		    errno != EACCES && errno != EIO &&
-		    !(fail_percent && errno == ENOMEM && ++enomem_seen))
+		if (fail_percent && errno == ENOMEM)
+			enomem_seen++;	/* iio(4): no memory (event node) */
+		else if (errno != ENOENT && errno != ENXIO &&
+			 errno != ENODEV && errno != EACCES && errno != EIO)
 			FAIL("open %s: errno %d (%s)", f->path, errno,
 			     strerror(errno));
 		f->fd = -1;
@@ -250,17 +253,6 @@ static void inject(bool on)
 	if (make_it_fail_fd >= 0 &&
 	    pwrite(make_it_fail_fd, on ? "1" : "0", 1, 0) != 1)
 		FAIL("make-it-fail: %s", strerror(errno));
-}
-
-static void knob(const char *attr, const char *value)
-{
-	char path[128];
-	int err;
-
-	snprintf(path, sizeof(path), DEBUGFS "/%s", attr);
-	err = write_text(path, value);
-	if (err)
-		FAIL("write %s to %s: %s", value, path, strerror(err));
 }
 
 /*
@@ -278,26 +270,26 @@ static void faults_set(unsigned long long percent)
 		char attr[64];
 
 		snprintf(attr, sizeof(attr), "%s/probability", kinds[i]);
-		knob(attr, value);
+		debugfs_knob(attr, value);
 		if (!percent)
 			continue;
 		snprintf(attr, sizeof(attr), "%s/interval", kinds[i]);
-		knob(attr, "1");
+		debugfs_knob(attr, "1");
 		snprintf(attr, sizeof(attr), "%s/times", kinds[i]);
-		knob(attr, "-1");
+		debugfs_knob(attr, "-1");
 		snprintf(attr, sizeof(attr), "%s/space", kinds[i]);
-		knob(attr, "0");
+		debugfs_knob(attr, "0");
 		snprintf(attr, sizeof(attr), "%s/task-filter", kinds[i]);
-		knob(attr, "Y");
+		debugfs_knob(attr, "Y");
 		snprintf(attr, sizeof(attr), "%s/ignore-gfp-wait", kinds[i]);
-		knob(attr, "N");
+		debugfs_knob(attr, "N");
 		/* one line per failure (rate-limited by the kernel) */
 		snprintf(attr, sizeof(attr), "%s/verbose", kinds[i]);
-		knob(attr, "1");
+		debugfs_knob(attr, "1");
 	}
 	if (percent) {
-		knob("fail_page_alloc/ignore-gfp-highmem", "N");
-		knob("fail_page_alloc/min-order", "0");
+		debugfs_knob("fail_page_alloc/ignore-gfp-highmem", "N");
+		debugfs_knob("fail_page_alloc/min-order", "0");
 	}
 }
 
@@ -309,9 +301,8 @@ static void faults_setup(void)
 	/* asked for: a kernel without it fails, it does not skip */
 	if (!path_exists("/proc/self/make-it-fail"))
 		FAIL("iio_test.fail_percent: this kernel has no fault injection (make stress-faults boots the debug kernel)");
-	if (!path_exists(DEBUGFS "/failslab") &&
-	    mount("debugfs", DEBUGFS, "debugfs", 0, NULL) && errno != EBUSY)
-		FAIL("mount debugfs: %s", strerror(errno));
+	if (!path_exists(DEBUGFS "/failslab"))
+		debugfs_mount();
 	if (!path_exists(DEBUGFS "/failslab") ||
 	    !path_exists(DEBUGFS "/fail_page_alloc"))
 		FAIL("no failslab or fail_page_alloc in debugfs (CONFIG_FAULT_INJECTION_DEBUG_FS)");

@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -319,6 +320,24 @@ unsigned long long slab_active_objects(void)
 			total += active;
 	fclose(f);
 	return total;
+}
+
+void debugfs_mount(void)
+{
+	if (mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL) &&
+	    errno != EBUSY)
+		FAIL("mount debugfs: %s", strerror(errno));
+}
+
+void debugfs_knob(const char *attr, const char *value)
+{
+	char path[256];
+	int err;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/%s", attr);
+	err = write_text(path, value);
+	if (err)
+		FAIL("write %s to %s: %s", value, path, strerror(err));
 }
 
 unsigned long long meminfo_kb(const char *key)

@@ -58,6 +58,10 @@ int pci_driver_unbind(const char *drv, const char *pci);	/* 0 or errno */
 unsigned long long slab_active_objects(void);
 /* a /proc/meminfo value in kB ("Slab", "SUnreclaim"), or 0 */
 unsigned long long meminfo_kb(const char *key);
+/* debugfs on /sys/kernel/debug (mounted here if it is not); FAIL otherwise */
+void debugfs_mount(void);
+/* write @value to /sys/kernel/debug/@attr; FAIL on an error */
+void debugfs_knob(const char *attr, const char *value);
 /* the iio device numbers in use, as a bit mask of iio0..iio63 (more: bit 63) */
 unsigned long long iio_numbers(void);
 /* whether the kernel is tainted TAINT_USER (/proc/sys/kernel/tainted) */
