@@ -530,7 +530,7 @@ static volatile int *stop_cycler;
 /*
  * The cycler's load (@load) or unload of the dummy, with injection in
  * fault mode: an injected failure (ENOMEM; ENODEV: the dummy's probe
- * failed, iio_dummy(4); EINVAL: 6.1's platform_device_add() ignores
+ * failed, iio_user_dummy(4); EINVAL: 6.1's platform_device_add() ignores
  * dev_set_name()'s failure, see tests/test_faults) must leave no module
  * behind (a load) or the module in place (an unload), and the same
  * operation then works.  0 or errno.
@@ -540,27 +540,27 @@ static int cycler_dummy(bool load)
 	int err;
 
 	inject(true);
-	err = load ? module_load("iio_dummy", below(2) ? "freq=500" :
+	err = load ? module_load("iio_user_dummy", below(2) ? "freq=500" :
 				 "freq=0 size=16384") :
-		     module_unload("iio_dummy");
+		     module_unload("iio_user_dummy");
 	inject(false);
 	if (!err || !fail_percent)
 		return err;
 	if (err != ENOMEM && !(load && (err == ENODEV || err == EINVAL))) {
-		fprintf(stderr, "# %s iio_dummy under injection: %s\n",
+		fprintf(stderr, "# %s iio_user_dummy under injection: %s\n",
 			load ? "load" : "unload", strerror(err));
 		return err;
 	}
 	(*cycler_failed)++;
-	if (path_exists("/sys/module/iio_dummy") == load) {
-		fprintf(stderr, "# a failed %s of iio_dummy left it %s\n",
+	if (path_exists("/sys/module/iio_user_dummy") == load) {
+		fprintf(stderr, "# a failed %s of iio_user_dummy left it %s\n",
 			load ? "load" : "unload", load ? "loaded" : "gone");
 		return EEXIST;
 	}
-	err = load ? module_load("iio_dummy", "freq=0") :
-		     module_unload("iio_dummy");
+	err = load ? module_load("iio_user_dummy", "freq=0") :
+		     module_unload("iio_user_dummy");
 	if (err) {
-		fprintf(stderr, "# %s iio_dummy after a failed one: %s\n",
+		fprintf(stderr, "# %s iio_user_dummy after a failed one: %s\n",
 			load ? "load" : "unload", strerror(err));
 		_exit(4);
 	}
