@@ -40,9 +40,9 @@ GUEST_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -static
 
 TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_LIB := tests/lib/check.c tests/lib/iio_test.c tests/lib/nvme_test.c \
-	tests/nvme/iio_udrv.c $(BUILD)/lib/guest/libudrv.a
+	tests/lib/iio_raw.c $(BUILD)/lib/guest/libudrv.a
 TEST_HDRS := tests/lib/check.h tests/lib/iio_test.h tests/lib/nvme_test.h kmod/iio_uapi.h \
-	tests/nvme/iio_udrv.h lib/udrv.h
+	tests/lib/iio_raw.h lib/udrv.h
 TEST_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 # programs the tests run (tests/helpers/, /tests/helpers/ in the guest)
 HELPER_SRCS := $(wildcard tests/helpers/*.c)
@@ -56,15 +56,16 @@ HELPER_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(HELPER_SRCS))
 .DEFAULT_GOAL := release
 all: modules tests cli lib kernel initramfs man
 
+# lib/lib.mk: libudrv, the library for user-space drivers (shared,
+# static, pkg-config, the guest's static copy, its host unit tests);
+# before cli.mk, which names its sources and headers.
+-include lib/lib.mk
+lib: deps
 # cli/cli.mk: the iioctl build (target cli; the static guest binary goes
 # to build/guest-bin/, which qemu/mkinitramfs puts on the guest's PATH),
 # its host tests (tests/host/run) and golden-update.
 -include cli/cli.mk
 cli: deps
-# lib/lib.mk: libudrv, the library for user-space drivers (shared,
-# static, pkg-config, the guest's static copy, its host unit tests).
--include lib/lib.mk
-lib: deps
 # man/man.mk: the manual pages (scdoc) into build/man/; man/lint checks them.
 -include man/man.mk
 man: deps
@@ -91,6 +92,11 @@ man: deps
 # qemu/debug-kernel.mk: make debug-kernel (lockdep, KASAN, UBSAN, KFENCE,
 # debug objects) and make check-debug, the guest suite under it.
 -include qemu/debug-kernel.mk
+
+# make -s print-VAR: a variable's value (tests/analyze reads the list of
+# libudrv's internals iioctl shares, UDRV_SHARED_SRCS, from here)
+print-%:
+	@echo $($*)
 
 deps:
 	@missing=$$(for p in $(DEB_PACKAGES); do \

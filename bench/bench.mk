@@ -15,11 +15,11 @@ BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
 
 bench-bins: $(BENCH_BINS)
 
-$(BUILD)/bench/%: bench/%.c bench/now_ns.h tests/nvme/latency_hist.h \
-		tests/nvme/iio_udrv.c tests/nvme/iio_udrv.h lib/udrv.h \
+$(BUILD)/bench/%: bench/%.c bench/now_ns.h examples/latency_hist.h \
+		tests/lib/iio_raw.c tests/lib/iio_raw.h lib/udrv.h \
 		$(BUILD)/lib/guest/libudrv.a | deps
 	@mkdir -p $(@D)
-	$(CC) $(GUEST_CFLAGS) -Ilib -o $@ $< tests/nvme/iio_udrv.c \
+	$(CC) $(GUEST_CFLAGS) -Ilib -o $@ $< tests/lib/iio_raw.c \
 		$(BUILD)/lib/guest/libudrv.a
 
 bench: modules cli kernel initramfs bench-bins

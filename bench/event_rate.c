@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 #include "now_ns.h"
-#include "../tests/nvme/iio_udrv.h"
+#include "../tests/lib/iio_raw.h"
 
 #define MAX_LISTENERS 16
 #define FREQ_ATTR "/sys/devices/platform/iio_user_dummy.0/freq"
@@ -57,10 +57,10 @@ static void write_attr(const char *path, const char *val)
 
 static uint32_t read_count(int nr)
 {
-	long long n = iio_udrv_attr_num(nr, "event");
+	long long n = iio_raw_attr_num(nr, "event");
 
 	if (n < 0) {
-		fprintf(stderr, "event_rate: %s\n", iio_udrv_error());
+		fprintf(stderr, "event_rate: %s\n", iio_raw_error());
 		exit(1);
 	}
 	return (uint32_t)n;

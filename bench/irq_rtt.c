@@ -46,7 +46,7 @@
 #include <unistd.h>
 
 #include "now_ns.h"
-#include "../tests/nvme/iio_udrv.h"
+#include "../tests/lib/iio_raw.h"
 #include "udrv.h"
 
 #define EDU_IRQ_STATUS	0x24
@@ -223,14 +223,14 @@ int main(int argc, char **argv)
 		if (efd < 0)
 			die("open %s", evpath);
 	} else {
-		struct iio_udrv_map m;
+		struct iio_raw_map m;
 		int nr = atoi(argv[2]);
 
-		if (iio_udrv_map(nr, 4096, &m) < 0 ||
-		    (efd = iio_udrv_event_open(nr, 0, evpath,
+		if (iio_raw_map(nr, 4096, &m) < 0 ||
+		    (efd = iio_raw_event_open(nr, 0, evpath,
 						  sizeof(evpath))) < 0) {
 			errno = 0;
-			die("%s", iio_udrv_error());
+			die("%s", iio_raw_error());
 		}
 		regs = m.p;
 	}

@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "now_ns.h"
-#include "../tests/nvme/iio_udrv.h"
+#include "../tests/lib/iio_raw.h"
 
 /* the region size of a node /dev/iioN */
 static size_t node_size(const char *node)
@@ -36,9 +36,9 @@ static size_t node_size(const char *node)
 		fprintf(stderr, "memread: %s: not a node /dev/iioN\n", node);
 		exit(1);
 	}
-	size = iio_udrv_attr_num(nr, "size");
+	size = iio_raw_attr_num(nr, "size");
 	if (size < 0) {
-		fprintf(stderr, "memread: %s\n", iio_udrv_error());
+		fprintf(stderr, "memread: %s\n", iio_raw_error());
 		exit(1);
 	}
 	return (size_t)size;

@@ -32,7 +32,7 @@
 #include <unistd.h>
 
 #include "now_ns.h"
-#include "../tests/nvme/latency_hist.h"
+#include "../examples/latency_hist.h"
 
 #define IO_BYTES	4096
 

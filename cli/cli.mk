@@ -24,10 +24,11 @@ DEB_PACKAGES += libpopt-dev
 CLI_SRCS := $(wildcard cli/*.c)
 CLI_HDRS := $(wildcard cli/*.h)
 # the helpers (not the commands), for the host unit test programs, and
-# what they take from libudrv: its device lookup (lib/lookup.h), internal
-# to the library but in libudrv.a
+# what they take from libudrv: its device lookup, number parser,
+# exact-width accesses and SIGBUS handling (lib/lib.mk's UDRV_SHARED_SRCS),
+# internal to the library but in libudrv.a
 CLI_LIB_SRCS := cli/common.c cli/device.c cli/columns.c cli/region.c \
-	lib/lookup.c
+	$(UDRV_SHARED_SRCS)
 # one version: the framework's (kmod/iio_core.c, /sys/class/iio/version)
 IIO_VERSION := $(shell sed -n 's/^\#define IIO_FRAMEWORK_VERSION[[:space:]]*"\(.*\)"/\1/p' kmod/iio_core.c)
 CLI_VERSION_FLAG := -DIIOCTL_VERSION='"$(IIO_VERSION)"'
@@ -45,7 +46,7 @@ CLI_HOST_TESTS := $(patsubst tests/host/%.c,$(BUILD)/cli/%,\
 release: $(BUILD)/release/iioctl
 # CFLAGS: the caller's, else -O2 -g (as lib/lib.mk's); libudrv statically,
 # its release build (lib/lib.mk), as the other builds link it
-$(BUILD)/release/iioctl: $(CLI_SRCS) $(CLI_HDRS) kmod/iio_core.c lib/udrv.h \
+$(BUILD)/release/iioctl: $(CLI_SRCS) $(CLI_HDRS) kmod/iio_core.c $(UDRV_HDRS) \
 		$(BUILD)/lib/libudrv.a
 	@mkdir -p $(@D)
 	$(CC) $(CLI_RELEASE_CFLAGS) $(CPPFLAGS) $(or $(CFLAGS),-O2 -g) $(LDFLAGS) \
@@ -54,19 +55,19 @@ $(BUILD)/release/iioctl: $(CLI_SRCS) $(CLI_HDRS) kmod/iio_core.c lib/udrv.h \
 cli: $(BUILD)/guest-bin/iioctl $(BUILD)/cli/iioctl $(CLI_HOST_TESTS)
 
 $(BUILD)/guest-bin/iioctl: $(CLI_SRCS) $(CLI_HDRS) kmod/iio_core.c \
-		lib/udrv.h lib/lookup.h $(BUILD)/lib/guest/libudrv.a | deps
+		$(UDRV_HDRS) $(BUILD)/lib/guest/libudrv.a | deps
 	@mkdir -p $(@D)
 	$(CC) $(CLI_CFLAGS) -O2 -static -o $@ $(CLI_SRCS) \
 		$(BUILD)/lib/guest/libudrv.a $(CLI_POPT_STATIC)
 
-$(BUILD)/cli/iioctl: $(CLI_SRCS) $(CLI_HDRS) kmod/iio_core.c lib/udrv.h \
-		lib/lookup.h $(BUILD)/lib/libudrv.a | deps
+$(BUILD)/cli/iioctl: $(CLI_SRCS) $(CLI_HDRS) kmod/iio_core.c $(UDRV_HDRS) \
+		$(BUILD)/lib/libudrv.a | deps
 	@mkdir -p $(@D)
 	$(CC) $(CLI_CFLAGS) -O1 $(CLI_SAN) -o $@ $(CLI_SRCS) \
 		$(BUILD)/lib/libudrv.a -lpopt
 
 $(BUILD)/cli/test_%: tests/host/test_%.c $(CLI_LIB_SRCS) $(CLI_HDRS) \
-		lib/lookup.h | deps
+		$(UDRV_HDRS) | deps
 	@mkdir -p $(@D)
 	$(CC) $(CLI_CFLAGS) -O1 $(CLI_SAN) -Icli -o $@ $< $(CLI_LIB_SRCS) -lpopt
 

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "number.h"
 
 bool iioctl_dry_run;
 unsigned long iioctl_batch_line;
@@ -102,14 +103,6 @@ void copy_string(char *dst, size_t size, const char *src)
 	dst[len] = '\0';
 }
 
-/* 1 + a digit's value (hex digits of either case); 0 for any other char */
-static const unsigned char digit_values[256] = {
-	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
-	['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
-	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
-	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
-};
-
 static unsigned suffix_shift(char c)
 {
 	switch (c) {
@@ -123,30 +116,14 @@ static unsigned suffix_shift(char c)
 const char *parse_u64(const char *s, unsigned flags, uint64_t max,
 		      uint64_t *out)
 {
-	unsigned base = 10, shift = 0;
-	const char *p = s;
-	uint64_t v = 0;
-	unsigned d;
+	const char *problem, *p;
+	unsigned shift;
+	uint64_t v;
 
-	if (!*s)
-		return "empty";
-	if (*s == '-')
-		return "negative";
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		p += 2;
-		if (!*p)
-			return "no digits after 0x";
-	} else if (s[0] == '0' && s[1] >= '0' && s[1] <= '9') {
-		return "leading zero (octal is not accepted; write it in decimal or 0x hex)";
-	}
-	/* a non-digit's 0 - 1 wraps to UINT_MAX */
-	for (; (d = digit_values[(unsigned char)*p] - 1u) < base; p++)
-		if (__builtin_mul_overflow(v, base, &v) ||
-		    __builtin_add_overflow(v, d, &v))
-			return "too large";
-	if (p == s || (base == 16 && p == s + 2))
-		return "not a number";
+	/* decimal or 0x hex, no sign, no octal: libudrv's (lib/number.h) */
+	problem = udrv_number_parse(s, &v, &p);
+	if (problem)
+		return problem;
 	if (*p && (flags & NUM_SUFFIX) && (shift = suffix_shift(*p)) &&
 	    !p[1]) {
 		if (v > (UINT64_MAX >> shift))

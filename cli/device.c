@@ -84,18 +84,12 @@ static void read_window(struct iio_device_info *d, const char *dir,
 static void read_link_name(const char *dir, const char *name, char *buf,
 			   size_t size)
 {
-	char path[PATH_MAX], target[PATH_MAX];
-	const char *base;
-	ssize_t n;
+	char path[PATH_MAX];
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	n = readlink(path, target, sizeof(target) - 1);
 	buf[0] = '\0';
-	if (n <= 0)
-		return;
-	target[n] = '\0';
-	base = strrchr(target, '/');
-	copy_string(buf, size, base ? base + 1 : target);
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir,
+			     name) < sizeof(path))
+		udrv_link_name(path, buf, size);
 }
 
 /* Fills d from sysfs; false if the device is not (or no longer) there. */

@@ -10,7 +10,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "access.h"
 #include "common.h"
+#include "sigbus.h"
+#include "udrv.h"
 #include "region.h"
 
 struct region_options region_opts;
@@ -171,12 +174,17 @@ void region_open(struct region *r, bool write, uint64_t offset,
 			   (unsigned long long)r->map_len,
 			   (unsigned long long)r->map_start);
 	r->map = map;
+	r->lost = false;
+	if (udrv_sigbus_watch(map, r->map_len, r->fd, NULL, &r->lost))
+		die(IIOCTL_EDEVICE, "%s: %s", r->label, udrv_strerror());
 }
 
 void region_close(struct region *r)
 {
-	if (r->map)
+	if (r->map) {
+		udrv_sigbus_unwatch(r->map);
 		munmap(r->map, r->map_len);
+	}
 	r->map = NULL;
 }
 
@@ -185,24 +193,11 @@ static volatile void *map_at(struct region *r, uint64_t offset)
 	return r->map + (offset - r->map_start);
 }
 
-static uint64_t load(volatile void *p, unsigned width)
+/* After accesses through the mapping: the device is still there. */
+static void check_mapping(const struct region *r)
 {
-	switch (width) {
-	case 1: return *(volatile uint8_t *)p;
-	case 2: return *(volatile uint16_t *)p;
-	case 4: return *(volatile uint32_t *)p;
-	default: return *(volatile uint64_t *)p;
-	}
-}
-
-static void store(volatile void *p, unsigned width, uint64_t v)
-{
-	switch (width) {
-	case 1: *(volatile uint8_t *)p = (uint8_t)v; break;
-	case 2: *(volatile uint16_t *)p = (uint16_t)v; break;
-	case 4: *(volatile uint32_t *)p = (uint32_t)v; break;
-	default: *(volatile uint64_t *)p = v; break;
-	}
+	if (r->lost)
+		die(IIOCTL_EGONE, "%s: the device went away", r->label);
 }
 
 bool region_is_io_memory(const struct region *r)
@@ -225,6 +220,18 @@ static unsigned widest(uint64_t offset, size_t len, unsigned max)
 	return w;
 }
 
+/* A pread/pwrite of len bytes at offset that returned n (not len): die. */
+static noreturn void transfer_failed(const struct region *r, bool write,
+				     uint64_t offset, size_t len, ssize_t n)
+{
+	if (n < 0)
+		die_perror(errno_status(errno), "%s: %s of %zu bytes at 0x%llx",
+			   r->label, write ? "write" : "read", len,
+			   (unsigned long long)offset);
+	die(IIOCTL_EDEVICE, "%s: unexpected end at 0x%llx", r->label,
+	    (unsigned long long)offset + (unsigned long long)(n > 0 ? n : 0));
+}
+
 static void transfer(struct region *r, bool write, uint64_t offset,
 		     void *buf, size_t len)
 {
@@ -238,11 +245,12 @@ static void transfer(struct region *r, bool write, uint64_t offset,
 
 			if (write) {
 				memcpy(&v, p, w);
-				store(map_at(r, offset), w, v);
+				udrv_store(map_at(r, offset), w, v);
 			} else {
-				v = load(map_at(r, offset), w);
+				v = udrv_load(map_at(r, offset), w);
 				memcpy(p, &v, w);
 			}
+			check_mapping(r);
 			n = (ssize_t)w;
 		} else {
 			/* with max_access, one pread/pwrite per access */
@@ -252,52 +260,44 @@ static void transfer(struct region *r, bool write, uint64_t offset,
 			n = write ? pwrite(r->fd, p, chunk, (off_t)offset) :
 				    pread(r->fd, p, chunk, (off_t)offset);
 		}
-		if (n < 0)
-			die_perror(errno_status(errno), "%s: %s of %zu bytes at 0x%llx",
-				   r->label, write ? "write" : "read", len,
-				   (unsigned long long)offset);
-		if (n == 0)
-			die(IIOCTL_EDEVICE, "%s: unexpected end at 0x%llx",
-			    r->label, (unsigned long long)offset);
+		if (n <= 0)
+			transfer_failed(r, write, offset, len, n);
 		p += n;
 		offset += (uint64_t)n;
 		len -= (size_t)n;
 	}
 }
 
-/* A native-endian value of width bytes in memory order and back. */
+/* A native-endian value of width bytes: exactly one device access. */
 uint64_t region_read_value(struct region *r, uint64_t offset, unsigned width)
 {
-	union { uint8_t b; uint16_t w; uint32_t l; uint64_t q; } v = { 0 };
+	uint64_t v;
+	ssize_t n;
 
-	if (r->map)
-		return load(map_at(r, offset), width);
-	transfer(r, false, offset, &v, width);
-	switch (width) {
-	case 1: return v.b;
-	case 2: return v.w;
-	case 4: return v.l;
-	default: return v.q;
+	if (r->map) {
+		v = udrv_load(map_at(r, offset), width);
+		check_mapping(r);
+		return v;
 	}
+	n = udrv_pread_value(r->fd, offset, width, &v);
+	if (n != (ssize_t)width)
+		transfer_failed(r, false, offset, width, n);
+	return v;
 }
 
 void region_write_value(struct region *r, uint64_t offset, unsigned width,
 			uint64_t value)
 {
-	union { uint8_t b; uint16_t w; uint32_t l; uint64_t q; } v;
+	ssize_t n;
 
 	if (r->map) {
-		store(map_at(r, offset), width, value);
+		udrv_store(map_at(r, offset), width, value);
+		check_mapping(r);
 		return;
 	}
-	switch (width) {
-	case 1: v.b = (uint8_t)value; break;
-	case 2: v.w = (uint16_t)value; break;
-	case 4: v.l = (uint32_t)value; break;
-	default: v.q = value; break;
-	}
-	/* exactly width bytes in one pwrite: one device access */
-	transfer(r, true, offset, &v, width);
+	n = udrv_pwrite_value(r->fd, offset, width, value);
+	if (n != (ssize_t)width)
+		transfer_failed(r, true, offset, width, n);
 }
 
 void region_read_values(struct region *r, uint64_t offset, void *buf,

@@ -29,6 +29,11 @@ struct region {
 	unsigned max_access;
 	unsigned char *map;		/* maps [map_start, map_start+map_len) */
 	uint64_t map_start, map_len;
+	/*
+	 * The device went away under the mapping: libudrv's SIGBUS handler
+	 * (lib/sigbus.h) put ones in its place and set this.
+	 */
+	volatile bool lost;
 };
 
 /* The common options of the region commands (dump, peek, poke). */
@@ -65,7 +70,11 @@ void region_check_range(const struct region *r, uint64_t offset,
 bool region_is_io_memory(const struct region *r);
 /* Refuse writes to the read-only in window (status 2). */
 void region_check_writable(const struct region *r);
-/* Open the node (and map [offset, offset+len) with --mmap). */
+/*
+ * Open the node (and map [offset, offset+len) with --mmap: an access to
+ * the mapping after the device went away dies with status 4, as a
+ * pread/pwrite's EIO does, not of SIGBUS).
+ */
 void region_open(struct region *r, bool write, uint64_t offset,
 		 uint64_t len);
 /* Unmap (the node stays open in the node cache). */

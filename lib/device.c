@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "sigbus.h"
 
 #define STRING(x) #x
 #define VERSION(major, minor) STRING(major) "." STRING(minor)

@@ -18,7 +18,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "access.h"
 #include "internal.h"
+#include "sigbus.h"
 #include "lookup.h"
 
 #define IIO_CLASS	"/sys/class/iio"
@@ -93,26 +95,14 @@ static int find_by_name(const char *name)
 /* the PCI function iio device @nr belongs to, into @addr; else false */
 static bool parent_pci(int nr, char *addr, size_t len)
 {
-	char path[PATH_MAX], target[PATH_MAX];
-	const char *base;
-	ssize_t n;
+	char path[PATH_MAX], subsystem[16];
 
 	snprintf(path, sizeof(path), IIO_CLASS "/iio%d/device/subsystem", nr);
-	n = readlink(path, target, sizeof(target) - 1);
-	if (n < 0)
-		return false;
-	target[n] = 0;
-	base = strrchr(target, '/');
-	if (!base || strcmp(base, "/pci"))
+	if (udrv_link_name(path, subsystem, sizeof(subsystem)) ||
+	    strcmp(subsystem, "pci"))
 		return false;
 	snprintf(path, sizeof(path), IIO_CLASS "/iio%d/device", nr);
-	n = readlink(path, target, sizeof(target) - 1);
-	if (n < 0)
-		return false;
-	target[n] = 0;
-	base = strrchr(target, '/');
-	snprintf(addr, len, "%.*s", (int)len - 1, base ? base + 1 : target);
-	return true;
+	return !udrv_link_name(path, addr, len);
 }
 
 /* iio device @nr as region @i of @dev */
@@ -396,15 +386,13 @@ static int iio_read(struct udrv_device *dev, unsigned int i, uint64_t offset,
 		    unsigned int width, uint64_t *value)
 {
 	int fd = region_fd(dev, i);
-	uint64_t v = 0;
 	ssize_t n;
 
 	if (fd < 0)
 		return fd;
-	n = pread(fd, &v, width, (off_t)offset);
+	n = udrv_pread_value(fd, offset, width, value);
 	if (n != (ssize_t)width)
 		return transfer_failed(dev, "read", i, offset, n);
-	*value = v;	/* little-endian: the low bytes */
 	return 0;
 }
 
@@ -416,7 +404,7 @@ static int iio_write(struct udrv_device *dev, unsigned int i,
 
 	if (fd < 0)
 		return fd;
-	n = pwrite(fd, &value, width, (off_t)offset);
+	n = udrv_pwrite_value(fd, offset, width, value);
 	if (n != (ssize_t)width)
 		return transfer_failed(dev, "write", i, offset, n);
 	return 0;
@@ -442,7 +430,7 @@ static int iio_map(struct udrv_device *dev, unsigned int i, void **addr,
 		return udrv_fail(errno, "%s: mmap of region %u: %s", dev->name,
 				 i, strerror(errno));
 	}
-	err = udrv_sigbus_watch(dev, p, n, fd, NULL);
+	err = udrv_sigbus_watch(p, n, fd, NULL, &dev->gone);
 	if (err) {
 		munmap(p, n);
 		return err;

@@ -103,16 +103,6 @@ int udrv_read_text(const char *path, char *buf, size_t len);
 int udrv_write_text(const char *path, const char *text);
 int udrv_read_number(const char *path, uint64_t *value);
 
-/*
- * Mappings that read all ones after the device went away (sigbus.c): a
- * SIGBUS in [@addr, @addr + @len) means @dev is gone if a 0-byte pread of
- * @probe_fd (-1: none) fails with EIO or ENODEV, or *@gone (may be NULL)
- * is set.
- */
-int udrv_sigbus_watch(struct udrv_device *dev, void *addr, size_t len,
-		      int probe_fd, const volatile int *gone);
-void udrv_sigbus_unwatch(void *addr);
-
 /* the device is gone: remember, and say so (-ENODEV) */
 int udrv_device_lost(struct udrv_device *dev, const char *what);
 

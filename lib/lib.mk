@@ -16,7 +16,14 @@ UDRV_API := $(shell sed -n 's/^\#define UDRV_VERSION_MAJOR[[:space:]]*//p' lib/u
 UDRV_VERSION := $(UDRV_API).0
 UDRV_SOVERSION := $(firstword $(subst ., ,$(UDRV_API)))
 UDRV_SRCS := $(wildcard lib/*.c)
-UDRV_HDRS := lib/udrv.h lib/internal.h lib/lookup.h
+UDRV_HDRS := lib/udrv.h lib/internal.h lib/lookup.h lib/number.h \
+	lib/access.h lib/sigbus.h
+# the internals iioctl shares (in libudrv.a, never exported): the device
+# lookup, the number parser, the exact-width accesses and the mappings
+# that outlive their device (with the messages they leave); iioctl's host
+# unit tests and fuzzers compile them with their own flags
+UDRV_SHARED_SRCS := lib/lookup.c lib/number.c lib/access.c lib/sigbus.c \
+	lib/error.c
 LIBDIR ?= $(PREFIX)/lib/$(shell gcc -print-multiarch 2>/dev/null)
 INCLUDEDIR ?= $(PREFIX)/include
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig

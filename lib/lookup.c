@@ -85,6 +85,25 @@ int udrv_read_line(const char *path, char *buf, size_t size)
 	return 0;
 }
 
+int udrv_link_name(const char *path, char *buf, size_t size)
+{
+	char target[PATH_MAX];
+	const char *base;
+	ssize_t n;
+
+	buf[0] = '\0';
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n < 0)
+		return -errno;
+	target[n] = '\0';
+	base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	if (strlen(base) >= size)
+		return -ENAMETOOLONG;
+	memcpy(buf, base, strlen(base) + 1);
+	return 0;
+}
+
 /* N of the decimal @s (no sign, no leading zero, at most @max), else -1 */
 static long parse_decimal(const char *s, long max)
 {

@@ -50,6 +50,13 @@ int udrv_pci_bar_holding(const char *resource, uint64_t physaddr, int *bar,
  */
 int udrv_read_line(const char *path, char *buf, size_t size);
 
+/*
+ * The last component of the symbolic link @path's target (a sysfs link:
+ * a device's driver, its subsystem, its parent device) into @buf of @size
+ * bytes: 0, or -errno with @buf "" if it is no link or does not fit.
+ */
+int udrv_link_name(const char *path, char *buf, size_t size);
+
 /* N of "iioN" (decimal, no leading zero, at most INT_MAX), else -1 */
 long udrv_iio_label_parse(const char *s);
 

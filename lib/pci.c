@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "lookup.h"
 
 int udrv_pci_attr_num(const char *addr, const char *attr, uint64_t *v)
 {
@@ -33,16 +34,10 @@ void udrv_pci_identify(struct udrv_device *dev, const char *addr)
 
 void udrv_pci_driver(const char *addr, char *drv, size_t len)
 {
-	char path[PATH_MAX], target[PATH_MAX];
-	ssize_t n;
+	char path[PATH_MAX];
 
 	snprintf(path, sizeof(path), UDRV_PCI_DEVICES "/%s/driver", addr);
-	n = readlink(path, target, sizeof(target) - 1);
-	drv[0] = 0;
-	if (n < 0)
-		return;
-	target[n] = 0;
-	snprintf(drv, len, "%s", strrchr(target, '/') + 1);
+	udrv_link_name(path, drv, len);	/* "" if none */
 }
 
 int udrv_pci_bar(const char *addr, unsigned int bar, uint64_t *start,

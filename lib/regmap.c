@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "number.h"
 
 /* the largest map file udrv_regmap_load() reads */
 #define REGMAP_FILE_MAX		(1u << 20)
@@ -99,41 +100,18 @@ static uint64_t field_bits(const struct udrv_field *f)
 }
 
 /*
- * A number as iioctl(1) reads them: decimal or 0x hex, no sign, no octal;
+ * A number as iioctl(1) reads them (number.h), whole and at most @max;
  * NULL, or why it is not one (as iioctl says it).
  */
 static const char *parse_number(const char *s, uint64_t max, uint64_t *out)
 {
-	unsigned int base = 10, d;
-	const char *p = s;
-	uint64_t v = 0;
+	const char *why, *end;
+	uint64_t v;
 
-	if (!*s)
-		return "empty";
-	if (*s == '-')
-		return "negative";
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		p += 2;
-		if (!*p)
-			return "no digits after 0x";
-	} else if (s[0] == '0' && s[1] >= '0' && s[1] <= '9') {
-		return "leading zero (octal is not accepted; write it in decimal or 0x hex)";
-	}
-	for (; *p; p++) {
-		if (*p >= '0' && *p <= '9')
-			d = (unsigned int)(*p - '0');
-		else if (base == 16 && *p >= 'a' && *p <= 'f')
-			d = (unsigned int)(*p - 'a' + 10);
-		else if (base == 16 && *p >= 'A' && *p <= 'F')
-			d = (unsigned int)(*p - 'A' + 10);
-		else
-			return "not a number";
-		if (__builtin_mul_overflow(v, base, &v) ||
-		    __builtin_add_overflow(v, d, &v))
-			return "too large";
-	}
-	if (p == s)
+	why = udrv_number_parse(s, &v, &end);
+	if (why)
+		return why;
+	if (*end)
 		return "not a number";
 	if (v > max)
 		return "too large";

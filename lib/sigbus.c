@@ -1,18 +1,19 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * sigbus.c - region mappings that outlive their device.  When a device goes
- * away its mappings are zapped and the next touch raises SIGBUS; the
- * library's handler (installed with the first mapping, process-wide, as a
- * signal disposition must be) finds the mapping that faulted, asks the
- * backend whether its device is really gone (a 0-byte pread of the
- * region's node fails with EIO then, see iio(4) LIFETIME; a simulated
- * device has a flag) and, if so, puts anonymous memory filled with ones
- * in its place, as a vanished PCI device reads, and marks the device gone:
- * the faulting access is retried and reads ones, and the library's calls
- * fail with -ENODEV from then on.  A SIGBUS for anything else (a page the
- * kernel keeps, such as the MSI-X table, or memory that is not ours) goes
- * to the handler that was there before, or kills the process as it would
- * have without us.
+ * sigbus.c - mappings that outlive their device (sigbus.h): the backends'
+ * region mappings and iioctl's --mmap ones.  When a device goes away its
+ * mappings are zapped and the next touch raises SIGBUS; the handler
+ * (installed with the first mapping, process-wide, as a signal
+ * disposition must be) finds the mapping that faulted, asks whether its
+ * device is really gone (a 0-byte pread of the region's node fails with
+ * EIO then, see iio(4) LIFETIME; a simulated device has a flag) and, if
+ * so, puts anonymous memory filled with ones in its place, as a vanished
+ * PCI device reads, and sets the mapping's lost flag: the faulting access
+ * is retried and reads ones, and the library's calls fail with -ENODEV
+ * from then on (its device's gone flag), iioctl ends with status 4.  A
+ * SIGBUS for anything else (a page the kernel keeps, such as the MSI-X
+ * table, or memory that is not ours) goes to the handler that was there
+ * before, or kills the process as it would have without us.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -23,6 +24,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "sigbus.h"
 
 #define SIGBUS_MAPS_MAX	64
 
@@ -31,7 +33,7 @@ struct sigbus_map {
 	size_t len;
 	int probe_fd;			/* pread of 0 bytes: EIO once gone */
 	const volatile int *gone;	/* or a flag that says so */
-	struct udrv_device *dev;
+	volatile bool *lost;		/* set when it is gone */
 };
 
 static struct sigbus_map maps[SIGBUS_MAPS_MAX];
@@ -68,7 +70,7 @@ static void on_sigbus(int sig, siginfo_t *si, void *uc)
 		if (p == MAP_FAILED)
 			break;
 		memset(p, 0xff, m->len);
-		m->dev->gone = true;
+		*m->lost = true;
 		errno = saved;
 		return;
 	}
@@ -85,13 +87,8 @@ static void on_sigbus(int sig, siginfo_t *si, void *uc)
 	}
 }
 
-/*
- * Register mapping [@addr, @addr + @len) of @dev: its SIGBUS means the
- * device is gone if a 0-byte pread of @probe_fd fails with EIO or ENODEV,
- * or if *@gone is set.
- */
-int udrv_sigbus_watch(struct udrv_device *dev, void *addr, size_t len,
-		      int probe_fd, const volatile int *gone)
+int udrv_sigbus_watch(void *addr, size_t len, int probe_fd,
+		      const volatile int *gone, volatile bool *lost)
 {
 	struct sigaction sa = {
 		.sa_sigaction = on_sigbus,
@@ -117,7 +114,7 @@ int udrv_sigbus_watch(struct udrv_device *dev, void *addr, size_t len,
 		m->len = len;
 		m->probe_fd = probe_fd;
 		m->gone = gone;
-		m->dev = dev;
+		m->lost = lost;
 		atomic_store(&m->start, (uintptr_t)addr);
 		goto out;
 	}

@@ -17,7 +17,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "access.h"
 #include "internal.h"
+#include "sigbus.h"
 
 #define SIM_BUS_BASE	0x100000ull
 
@@ -312,24 +314,10 @@ static void sim_close(struct udrv_device *dev)
 static int sim_read(struct udrv_device *dev, unsigned int i,
 		    uint64_t offset, unsigned int width, uint64_t *value)
 {
-	const volatile char *p;
-
 	if (priv(dev)->removed)
 		return udrv_device_lost(dev, "read");
-	p = (const volatile char *)priv(dev)->region[i].mem + offset;
-	switch (width) {
-	case 1:
-		*value = *(const volatile uint8_t *)p;
-		break;
-	case 2:
-		*value = *(const volatile uint16_t *)p;
-		break;
-	case 4:
-		*value = *(const volatile uint32_t *)p;
-		break;
-	default:
-		*value = *(const volatile uint64_t *)p;
-	}
+	*value = udrv_load((const volatile char *)priv(dev)->region[i].mem +
+			   offset, width);
 	return 0;
 }
 
@@ -337,24 +325,10 @@ static int sim_write(struct udrv_device *dev, unsigned int i,
 		     uint64_t offset, unsigned int width, uint64_t value)
 {
 	struct udrv_sim *sim = priv(dev);
-	volatile char *p;
 
 	if (sim->removed)
 		return udrv_device_lost(dev, "write");
-	p = (volatile char *)sim->region[i].mem + offset;
-	switch (width) {
-	case 1:
-		*(volatile uint8_t *)p = (uint8_t)value;
-		break;
-	case 2:
-		*(volatile uint16_t *)p = (uint16_t)value;
-		break;
-	case 4:
-		*(volatile uint32_t *)p = (uint32_t)value;
-		break;
-	default:
-		*(volatile uint64_t *)p = value;
-	}
+	udrv_store((volatile char *)sim->region[i].mem + offset, width, value);
 	if (sim->hook)
 		sim->hook(sim, i, offset, width, value, sim->hook_data);
 	return 0;
@@ -373,7 +347,7 @@ static int sim_map(struct udrv_device *dev, unsigned int i, void **addr,
 	if (m == MAP_FAILED)
 		return udrv_fail(errno, "%s: mmap of region %u: %s", dev->name,
 				 i, strerror(errno));
-	err = udrv_sigbus_watch(dev, m, n, -1, &sim->removed);
+	err = udrv_sigbus_watch(m, n, -1, &sim->removed, &dev->gone);
 	if (err) {
 		munmap(m, n);
 		return err;

@@ -2,13 +2,12 @@
 /* sysfs.c - one-line attribute files: read as text or a number, written */
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "internal.h"
 #include "lookup.h"
+#include "number.h"
 
 int udrv_read_text(const char *path, char *buf, size_t len)
 {
@@ -36,14 +35,14 @@ int udrv_write_text(const char *path, const char *text)
 
 int udrv_read_number(const char *path, uint64_t *value)
 {
-	char buf[64] = "", *end;
+	char buf[64] = "";
+	const char *end;
 	int err = udrv_read_text(path, buf, sizeof(buf));
 
 	if (err)
 		return err;
-	errno = 0;
-	*value = strtoull(buf, &end, 0);
-	if (errno || end == buf || *end || buf[0] == '-')
+	/* sysfs writes decimal or 0x hex: a leading zero is no octal here */
+	if (udrv_number_parse(buf, value, &end) || *end)
 		return udrv_fail(EINVAL, "%s: \"%s\" is not a number", path,
 				 buf);
 	return 0;

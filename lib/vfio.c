@@ -21,7 +21,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "access.h"
 #include "internal.h"
+#include "sigbus.h"
+#include "lookup.h"
 
 #define IORESOURCE_MEM	0x200	/* a BAR's flags in sysfs (linux/ioport.h) */
 #define IOVA_BASE	0x100000ull
@@ -44,19 +47,15 @@ static struct vfio_dev *priv(const struct udrv_device *dev)
 /* the group's node: /dev/vfio/G, or /dev/vfio/noiommu-G */
 static int open_group(struct udrv_device *dev, const char *addr)
 {
-	char path[PATH_MAX], target[PATH_MAX], node[64];
-	const char *g;
-	ssize_t n;
-	int fd;
+	char path[PATH_MAX], g[32], node[64];
+	int fd, err;
 
 	snprintf(path, sizeof(path), UDRV_PCI_DEVICES "/%s/iommu_group", addr);
-	n = readlink(path, target, sizeof(target) - 1);
-	if (n < 0)
+	err = udrv_link_name(path, g, sizeof(g));
+	if (err)
 		return udrv_fail(ENODEV, "%s has no IOMMU group (%s: %s): boot "
 				 "with an IOMMU (intel_iommu=on) for vfio-pci",
-				 addr, path, strerror(errno));
-	target[n] = 0;
-	g = strrchr(target, '/') + 1;
+				 addr, path, strerror(-err));
 	snprintf(node, sizeof(node), "/dev/vfio/%s", g);
 	fd = open(node, O_RDWR | O_CLOEXEC);
 	if (fd < 0 && errno == ENOENT) {
@@ -309,18 +308,16 @@ static int vfio_read(struct udrv_device *dev, unsigned int i,
 		     uint64_t offset, unsigned int width, uint64_t *value)
 {
 	const volatile uint64_t *r = width == 8 ? reg64(dev, i, offset) : NULL;
-	uint64_t v = 0;
 	ssize_t n;
 
 	if (r) {
-		*value = *r;
+		*value = udrv_load(r, 8);
 		return dev->gone ? udrv_device_lost(dev, "read") : 0;
 	}
-	n = pread(priv(dev)->device, &v, width,
-		  (off_t)(priv(dev)->offset[i] + offset));
+	n = udrv_pread_value(priv(dev)->device, priv(dev)->offset[i] + offset,
+			     width, value);
 	if (n != (ssize_t)width)
 		return vfio_failed(dev, "read", i, offset, n);
-	*value = v;
 	return 0;
 }
 
@@ -331,11 +328,11 @@ static int vfio_write(struct udrv_device *dev, unsigned int i,
 	ssize_t n;
 
 	if (r) {
-		*r = value;
+		udrv_store(r, 8, value);
 		return dev->gone ? udrv_device_lost(dev, "write") : 0;
 	}
-	n = pwrite(priv(dev)->device, &value, width,
-		   (off_t)(priv(dev)->offset[i] + offset));
+	n = udrv_pwrite_value(priv(dev)->device,
+			      priv(dev)->offset[i] + offset, width, value);
 	if (n != (ssize_t)width)
 		return vfio_failed(dev, "write", i, offset, n);
 	return 0;
@@ -353,7 +350,7 @@ static int vfio_map(struct udrv_device *dev, unsigned int i, void **addr,
 	if (m == MAP_FAILED)
 		return udrv_fail(errno, "%s: mmap of region %u: %s", dev->name,
 				 i, strerror(errno));
-	err = udrv_sigbus_watch(dev, m, n, -1, NULL);
+	err = udrv_sigbus_watch(m, n, -1, NULL, &dev->gone);
 	if (err) {
 		munmap(m, n);
 		return err;

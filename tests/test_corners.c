@@ -32,7 +32,7 @@
 #include <unistd.h>
 
 #include "lib/iio_test.h"
-#include "nvme/iio_udrv.h"
+#include "lib/iio_raw.h"
 
 #define EDU0_PCI	"0000:00:10.0"	/* iio_edu's, with dma0 where allowed */
 #define EDU_PCI		"0000:00:13.0"	/* no driver at boot */
@@ -84,8 +84,8 @@ static int bind_generic_bar(const char *pci, int bar)
 			EXPECT_EQ(pci_driver_unbind(strrchr(link, '/') + 1, pci),
 				  0);
 	}
-	if (iio_udrv_bind(pci))
-		FAIL("%s", iio_udrv_error());
+	if (iio_raw_bind(pci))
+		FAIL("%s", iio_raw_error());
 	return pci_bar_nr(pci, bar);
 }
 

@@ -23,7 +23,7 @@
 
 #include "lib/iio_test.h"
 #include "lib/nvme_test.h"
-#include "nvme/iio_udrv.h"
+#include "lib/iio_raw.h"
 
 #define EDU0_PCI	"0000:00:10.0"
 #define EDU1_PCI	"0000:00:11.0"
@@ -42,8 +42,8 @@
 /* iio_pci_generic on the edu no driver took at boot: its iio number */
 static int bind_generic(void)
 {
-	if (iio_udrv_bind(EDU_PCI))
-		FAIL("%s", iio_udrv_error());
+	if (iio_raw_bind(EDU_PCI))
+		FAIL("%s", iio_raw_error());
 	return pci_bar_nr(EDU_PCI, 0);
 }
 

@@ -2,8 +2,8 @@
 /*
  * test_lookup.c - the device lookup libudrv's iio backend and iioctl share
  * (lib/lookup.h, internal to the library): PCI addresses, the BAR that
- * holds a region, attribute lines, iio labels and node names, devices by
- * name; each form
+ * holds a region, attribute lines, link names, iio labels and node names,
+ * devices by name; each form
  * taken and each near miss refused, against resource files and class
  * folders made here (run by lib/tests/run; see unit.h)
  */
@@ -334,6 +334,37 @@ static void find_named_past_max(void)
 	EXPECT_EQ(udrv_iio_find_named(path, "edu", nrs, 1), -ENOENT);
 }
 
+/* a sysfs link's last component: a parent, a driver, a group */
+static void link_name(void)
+{
+	const char *dir = make_scratch();
+	char path[PATH_MAX], file[PATH_MAX], name[16] = "x";
+
+	snprintf(path, sizeof(path), "%s/device", dir);
+	if (symlink("../../../devices/pci0000:00/0000:00:04.0", path))
+		FAIL("symlink: %s", strerror(errno));
+	EXPECT_EQ(udrv_link_name(path, name, sizeof(name)), 0);
+	EXPECT_STR(name, "0000:00:04.0");
+	/* a target without a folder is its own name */
+	snprintf(path, sizeof(path), "%s/group", dir);
+	if (symlink("7", path))
+		FAIL("symlink: %s", strerror(errno));
+	EXPECT_EQ(udrv_link_name(path, name, sizeof(name)), 0);
+	EXPECT_STR(name, "7");
+	/* too long for the buffer: refused, not cut */
+	snprintf(path, sizeof(path), "%s/device", dir);
+	EXPECT_EQ(udrv_link_name(path, name, 12), -ENAMETOOLONG);
+	EXPECT_STR(name, "");
+	/* a file, and nothing */
+	snprintf(file, sizeof(file), "%s/file", dir);
+	write_file(file, "0000:00:04.0\n");
+	strcpy(name, "x");
+	EXPECT_EQ(udrv_link_name(file, name, sizeof(name)), -EINVAL);
+	EXPECT_STR(name, "");
+	snprintf(path, sizeof(path), "%s/none", dir);
+	EXPECT_EQ(udrv_link_name(path, name, sizeof(name)), -ENOENT);
+}
+
 static const struct unit_case cases[] = {
 	UNIT_CASE(pci_address_forms),
 	UNIT_CASE(pci_address_refused),
@@ -346,6 +377,7 @@ static const struct unit_case cases[] = {
 	UNIT_CASE(iio_node_names_refused),
 	UNIT_CASE(find_named),
 	UNIT_CASE(find_named_past_max),
+	UNIT_CASE(link_name),
 };
 
 int main(int argc, char **argv)

@@ -26,14 +26,13 @@ FUZZ_CC := clang
 FUZZ_CFLAGS := -std=gnu11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer -Icli -Ilib $(CLI_VERSION_FLAG)
-# what iioctl takes from libudrv (lib/): its register maps and its device
-# lookup
-FUZZ_UDRV_SRCS := lib/regmap.c lib/error.c lib/lookup.c
+# what iioctl takes from libudrv (lib/): its register maps and the
+# internals it shares (lib/lib.mk)
+FUZZ_UDRV_SRCS := lib/regmap.c $(UDRV_SHARED_SRCS)
 # exit() returns to the harness (tests/fuzz/fuzz_common.h); popt is linked
 # statically so that its --help exit is caught as well
 FUZZ_LDFLAGS := -Wl,--wrap=exit
-FUZZ_HDRS := tests/fuzz/fuzz_common.h $(wildcard cli/*.h) lib/udrv.h \
-	lib/internal.h lib/lookup.h
+FUZZ_HDRS := tests/fuzz/fuzz_common.h $(wildcard cli/*.h) $(UDRV_HDRS)
 FUZZ_BINS := $(BUILD)/fuzz/fuzz_number $(BUILD)/fuzz/fuzz_dev \
 	$(BUILD)/fuzz/fuzz_batch $(BUILD)/fuzz/fuzz_regmap
 # every source but main.c's main(), renamed away (libFuzzer has main)
@@ -47,10 +46,10 @@ fuzz: fuzz-build
 	tests/fuzz/run --seconds $(FUZZ_SECONDS)
 
 $(BUILD)/fuzz/fuzz_number: tests/fuzz/fuzz_number.c cli/common.c \
-		$(FUZZ_HDRS) | deps
+		lib/number.c $(FUZZ_HDRS) | deps
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< cli/common.c $(FUZZ_LDFLAGS) \
-		$(CLI_POPT_STATIC)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< cli/common.c lib/number.c \
+		$(FUZZ_LDFLAGS) $(CLI_POPT_STATIC)
 
 $(BUILD)/fuzz/fuzz_regmap: tests/fuzz/fuzz_regmap.c $(FUZZ_UDRV_SRCS) \
 		$(FUZZ_HDRS) | deps

@@ -6,6 +6,6 @@
 tests: $(BUILD)/intx-config/intx_config
 
 $(BUILD)/intx-config/intx_config: tests/intx-config/intx_config.c \
-		tests/nvme/iio_udrv.c tests/nvme/iio_udrv.h | deps
+		tests/lib/iio_raw.c tests/lib/iio_raw.h | deps
 	@mkdir -p $(@D)
-	$(CC) $(GUEST_CFLAGS) -o $@ $< tests/nvme/iio_udrv.c
+	$(CC) $(GUEST_CFLAGS) -o $@ $< tests/lib/iio_raw.c

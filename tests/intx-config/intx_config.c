@@ -46,7 +46,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "../nvme/iio_udrv.h"
+#include "../lib/iio_raw.h"
 
 #define EDU_PCI		"0000:00:13.0"
 #define MARKER_PCI	"0000:00:19.0"
@@ -120,7 +120,7 @@ static int round_trip(const char *name, volatile uint32_t *regs, int efd,
 
 int main(void)
 {
-	struct iio_udrv_map map;
+	struct iio_raw_map map;
 	char buf[64];
 	volatile uint32_t *regs;
 	long long events;
@@ -135,16 +135,16 @@ int main(void)
 	if (marker_fd < 0)
 		die(MARKER_PCI " config: %s", strerror(errno));
 
-	if (iio_udrv_bind(EDU_PCI) ||
-	    iio_udrv_pci_attr(EDU_PCI, "irq_mode", buf, sizeof(buf)))
-		die("%s", iio_udrv_error());
+	if (iio_raw_bind(EDU_PCI) ||
+	    iio_raw_pci_attr(EDU_PCI, "irq_mode", buf, sizeof(buf)))
+		die("%s", iio_raw_error());
 	if (strcmp(buf, "intx"))
 		die(EDU_PCI " irq_mode is \"%s\", not intx", buf);
-	nr = iio_udrv_find_bar(EDU_PCI, 0);
-	if (nr < 0 || iio_udrv_map(nr, 4096, &map) ||
-	    (efd = iio_udrv_event_open(nr, 0, NULL, 0)) < 0 ||
-	    (events = iio_udrv_attr_num(nr, "event")) < 0)
-		die("%s", iio_udrv_error());
+	nr = iio_raw_find_bar(EDU_PCI, 0);
+	if (nr < 0 || iio_raw_map(nr, 4096, &map) ||
+	    (efd = iio_raw_event_open(nr, 0, NULL, 0)) < 0 ||
+	    (events = iio_raw_attr_num(nr, "event")) < 0)
+		die("%s", iio_raw_error());
 	regs = map.p;
 	/* the count so far (0 after bind), and one round outside the markers */
 	count = (uint32_t)events;
@@ -173,7 +173,7 @@ int main(void)
 		printf("intx-config-case 2 mask-unmask 1 r@0x4 w@0x4 r@0x4 w@0x4\n");
 	marker(3);
 
-	iio_udrv_unmap(&map);
+	iio_raw_unmap(&map);
 	close(efd);
 	write_attr("/sys/bus/pci/drivers/iio_pci_generic/unbind", EDU_PCI);
 	write_attr("/sys/bus/pci/devices/" EDU_PCI "/driver_override", "none");

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "../nvme/iio_udrv.h"
+#include "iio_raw.h"
 #include "iio_test.h"
 #include "nvme_test.h"
 
@@ -28,7 +28,7 @@ static void nvme_generic_with_vectors(void)
 	}
 }
 
-/* bind the controller as a user would (iio_udrv.h); the iio device of BAR0 */
+/* bind the controller as a user would (iio_raw.h); the iio device of BAR0 */
 int nvme_bind(void)
 {
 	int nr;
@@ -36,11 +36,11 @@ int nvme_bind(void)
 	if (path_exists(NVME_DRV "/" NVME_PCI))	/* left by a failed case */
 		write_text(NVME_DRV "/unbind", NVME_PCI);
 	nvme_generic_with_vectors();
-	if (iio_udrv_bind(NVME_PCI))
-		FAIL("%s", iio_udrv_error());
-	nr = iio_udrv_find_bar(NVME_PCI, 0);
+	if (iio_raw_bind(NVME_PCI))
+		FAIL("%s", iio_raw_error());
+	nr = iio_raw_find_bar(NVME_PCI, 0);
 	if (nr < 0)
-		FAIL("%s", iio_udrv_error());
+		FAIL("%s", iio_raw_error());
 	return nr;
 }
 
@@ -122,9 +122,9 @@ void nvme_open_vectors(int nr, int fds[NVME_VECTORS])
 	int k;
 
 	for (k = 0; k < NVME_VECTORS; k++) {
-		fds[k] = iio_udrv_event_open(nr, k, NULL, 0);
+		fds[k] = iio_raw_event_open(nr, k, NULL, 0);
 		if (fds[k] < 0)
-			FAIL("%s", iio_udrv_error());
+			FAIL("%s", iio_raw_error());
 		MUST(fcntl(fds[k], F_SETFL, O_NONBLOCK));
 	}
 }

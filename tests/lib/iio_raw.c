@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* iio_udrv.c - see iio_udrv.h */
+/* iio_raw.c - see iio_raw.h */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +12,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "iio_udrv.h"
+#include "iio_raw.h"
 
 #define PCI_DEVICES	"/sys/bus/pci/devices"
 #define GENERIC_DRV	"/sys/bus/pci/drivers/iio_pci_generic"
@@ -21,7 +20,7 @@
 
 static char message[512];
 
-const char *iio_udrv_error(void)
+const char *iio_raw_error(void)
 {
 	return message;
 }
@@ -72,7 +71,7 @@ static int write_file(const char *path, const char *text)
 	return 0;
 }
 
-int iio_udrv_pci_attr(const char *pci, const char *attr, char *buf, size_t len)
+int iio_raw_pci_attr(const char *pci, const char *attr, char *buf, size_t len)
 {
 	char path[PATH_MAX];
 
@@ -80,7 +79,7 @@ int iio_udrv_pci_attr(const char *pci, const char *attr, char *buf, size_t len)
 	return read_file(path, buf, len);
 }
 
-int iio_udrv_bind(const char *pci)
+int iio_raw_bind(const char *pci)
 {
 	char path[PATH_MAX], target[PATH_MAX];
 	const char *drv;
@@ -112,7 +111,7 @@ int iio_udrv_bind(const char *pci)
 	return 0;
 }
 
-int iio_udrv_find_bar(const char *pci, int bar)
+int iio_raw_find_bar(const char *pci, int bar)
 {
 	char path[PATH_MAX], file[PATH_MAX + 300], want[64], name[64];
 	struct dirent *de;
@@ -138,7 +137,7 @@ int iio_udrv_find_bar(const char *pci, int bar)
 	return nr;
 }
 
-int iio_udrv_attr(int nr, const char *attr, char *buf, size_t len)
+int iio_raw_attr(int nr, const char *attr, char *buf, size_t len)
 {
 	char path[PATH_MAX];
 
@@ -146,11 +145,11 @@ int iio_udrv_attr(int nr, const char *attr, char *buf, size_t len)
 	return read_file(path, buf, len);
 }
 
-long long iio_udrv_attr_num(int nr, const char *attr)
+long long iio_raw_attr_num(int nr, const char *attr)
 {
 	char buf[64], *end;
 	long long v;
-	int err = iio_udrv_attr(nr, attr, buf, sizeof(buf));
+	int err = iio_raw_attr(nr, attr, buf, sizeof(buf));
 
 	if (err)
 		return err;
@@ -162,10 +161,10 @@ long long iio_udrv_attr_num(int nr, const char *attr)
 	return v;
 }
 
-int iio_udrv_map(int nr, size_t len, struct iio_udrv_map *m)
+int iio_raw_map(int nr, size_t len, struct iio_raw_map *m)
 {
 	long page = sysconf(_SC_PAGESIZE);
-	long long size = iio_udrv_attr_num(nr, "size");
+	long long size = iio_raw_attr_num(nr, "size");
 	char node[32];
 	void *p;
 	int fd, err;
@@ -193,96 +192,14 @@ int iio_udrv_map(int nr, size_t len, struct iio_udrv_map *m)
 	return 0;
 }
 
-void iio_udrv_unmap(struct iio_udrv_map *m)
+void iio_raw_unmap(struct iio_raw_map *m)
 {
 	if (m->p)
 		munmap((void *)m->p, m->len);
 	m->p = NULL;
 }
 
-/* the size of dma@k of iio device @nr, 0 if it does not exist */
-static long long dma_size(int nr, int k)
-{
-	char attr[32];
-	long long size;
-
-	snprintf(attr, sizeof(attr), "dma%d/size", k);
-	size = iio_udrv_attr_num(nr, attr);
-	return size < 0 ? 0 : size;
-}
-
-int iio_udrv_dma(int nr, size_t len, struct iio_udrv_dma *d)
-{
-	long long had[IIO_UDRV_DMA_MAX], bus;
-	char path[PATH_MAX], text[32];
-	int k, use = -1, fd, err;
-	void *p;
-
-	for (k = 0; k < IIO_UDRV_DMA_MAX; k++) {
-		had[k] = dma_size(nr, k);
-		if (use < 0 && had[k] >= (long long)len)
-			use = k;
-	}
-	if (use < 0) {
-		snprintf(path, sizeof(path), IIO_CLASS "/iio%d/dma_request", nr);
-		if (access(path, F_OK))
-			return fail(EOPNOTSUPP, "iio%d has no dma_request: its "
-				    "stub does not let user space add DMA "
-				    "buffers", nr);
-		snprintf(text, sizeof(text), "%zu", len);
-		err = write_file(path, text);
-		if (err == -EPERM)
-			return fail(EPERM, "dma_request of iio%d: no IOMMU "
-				    "translates its DMA; boot with an IOMMU or "
-				    "opt in with iio.enable_unsafe_noiommu_mode=1 "
-				    "(unsafe, see iio(4))", nr);
-		if (err == -ENOSPC)
-			return fail(ENOSPC, "dma_request of iio%d: all %d "
-				    "buffers exist and none has %zu bytes; "
-				    "unbind and bind again to free them", nr,
-				    IIO_UDRV_DMA_MAX, len);
-		if (err == -E2BIG)
-			return fail(E2BIG, "dma_request of iio%d for %zu "
-				    "bytes: past iio_pci_generic's dma_max "
-				    "with the buffers it has", nr, len);
-		if (err)
-			return fail(-err, "dma_request of iio%d for %zu bytes: "
-				    "%s", nr, len, strerror(-err));
-		for (k = 0; k < IIO_UDRV_DMA_MAX && use < 0; k++)
-			if (!had[k] && dma_size(nr, k) >= (long long)len)
-				use = k;
-		if (use < 0)
-			return fail(EIO, "dma_request of iio%d made no new "
-				    "buffer", nr);
-	}
-	snprintf(text, sizeof(text), "dma%d/bus_addr", use);
-	bus = iio_udrv_attr_num(nr, text);
-	if (bus < 0)
-		return (int)bus;
-	d->k = use;
-	d->bus = (uint64_t)bus;
-	d->size = dma_size(nr, use);
-	snprintf(path, sizeof(path), IIO_CLASS "/iio%d/dma%d/buffer", nr, use);
-	fd = open(path, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return fail(errno, "%s: %s", path, strerror(errno));
-	p = mmap(NULL, d->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	err = errno;
-	close(fd);
-	if (p == MAP_FAILED)
-		return fail(err, "mmap %s: %s", path, strerror(err));
-	d->cpu = p;
-	return 0;
-}
-
-void iio_udrv_dma_unmap(struct iio_udrv_dma *d)
-{
-	if (d->cpu)
-		munmap(d->cpu, d->size);
-	d->cpu = NULL;
-}
-
-int iio_udrv_event_open(int nr, int vector, char *path, size_t len)
+int iio_raw_event_open(int nr, int vector, char *path, size_t len)
 {
 	char node[64];
 	int fd;
@@ -297,40 +214,4 @@ int iio_udrv_event_open(int nr, int vector, char *path, size_t len)
 	if (fd < 0)
 		return fail(errno, "%s: %s", node, strerror(errno));
 	return fd;
-}
-
-long iio_udrv_event_wait(const int *fds, int n, int timeout_ms,
-			 uint32_t *counts)
-{
-	struct pollfd pfd[32];
-	uint32_t count;
-	long mask = 0;
-	int i, ret;
-
-	if (n < 1 || n > 32)
-		return fail(EINVAL, "waiting on %d event nodes", n);
-	for (i = 0; i < n; i++)
-		pfd[i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
-	ret = poll(pfd, n, timeout_ms);
-	if (ret < 0 && errno == EINTR)
-		return 0;
-	if (ret < 0)
-		return fail(errno, "poll of event nodes: %s", strerror(errno));
-	for (i = 0; i < n && ret; i++) {
-		if (pfd[i].revents & (POLLERR | POLLHUP | POLLNVAL))
-			return fail(EIO, "event node (fd %d): POLLERR: the "
-				    "device went away", fds[i]);
-		if (!(pfd[i].revents & POLLIN))
-			continue;
-		if (read(fds[i], &count, sizeof(count)) != sizeof(count)) {
-			if (errno == EAGAIN || errno == EINTR)
-				continue;
-			return fail(errno, "reading event node (fd %d): %s",
-				    fds[i], strerror(errno));
-		}
-		if (counts)
-			counts[i] = count;
-		mask |= 1l << i;
-	}
-	return mask;
 }
