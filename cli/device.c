@@ -71,6 +71,38 @@ static uint64_t read_num_attr(const struct iio_device_info *d,
 	return v;
 }
 
+/* The reserved attribute's "OFFSET LEN" lines (absent: none). */
+static void read_reserved(struct iio_device_info *d, const char *dir)
+{
+	char path[PATH_MAX], buf[256], *line, *save = NULL;
+	ssize_t n;
+	int fd;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/reserved",
+			     dir) >= sizeof(path))
+		return;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *len = strchr(line, ' ');
+		struct iio_reserved *r = &d->reserved[d->nreserved];
+
+		if (len)
+			*len++ = '\0';
+		if (d->nreserved == DEVICE_RESERVED_MAX || !len ||
+		    parse_u64(line, 0, UINT64_MAX, &r->offset) ||
+		    parse_u64(len, 0, UINT64_MAX, &r->len))
+			die(IIOCTL_EDEVICE, "%s: unexpected line '%s' in %s",
+			    d->label, line, path);
+		d->nreserved++;
+	}
+}
+
 static void read_window(struct iio_device_info *d, const char *dir,
 			const char *offset_attr, const char *len_attr,
 			struct iio_window *w)
@@ -125,6 +157,7 @@ static bool read_device(unsigned nr, struct iio_device_info *d)
 	}
 	read_window(d, dir, "read_offset", "read_len", &d->in);
 	read_window(d, dir, "write_offset", "write_len", &d->out);
+	read_reserved(d, dir);
 	read_link_name(dir, "device", d->parent, sizeof(d->parent));
 	read_link_name(dir, "device/subsystem", d->subsystem,
 		       sizeof(d->subsystem));

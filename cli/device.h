@@ -25,6 +25,12 @@ struct iio_window {
 	uint64_t offset, len;
 };
 
+/* A part of a region the kernel keeps (the MSI-X table, the PBA). */
+struct iio_reserved {
+	uint64_t offset, len;
+};
+#define DEVICE_RESERVED_MAX	2	/* kmod/iio.h's IIO_MAX_RESERVED */
+
 /* What sysfs says about one device. */
 struct iio_device_info {
 	unsigned nr;
@@ -41,6 +47,9 @@ struct iio_device_info {
 	uint64_t vectors;		/* event vectors (nodes), at least 1 */
 	uint64_t dma_buffers;		/* dma0/, dma1/, ... that exist */
 	struct iio_window in, out;
+	/* sysfs reserved: never mapped, accessed by pread/pwrite instead */
+	struct iio_reserved reserved[DEVICE_RESERVED_MAX];
+	unsigned nreserved;
 };
 
 /* Most DMA buffers and event vectors of a device (kmod/iio.h, iio_uapi.h) */

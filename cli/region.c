@@ -107,6 +107,7 @@ void region_select(struct region *r, const char *dev_arg)
 		die(IIOCTL_EUSAGE, "%s: --mmap: a port region cannot be mapped",
 		    t.dev->label);
 	region_init(r, t.dev, node, w.len);
+	r->window_offset = w.offset;
 	if (t.path[0])
 		copy_string(r->path, sizeof(r->path), t.path);
 	else
@@ -193,6 +194,32 @@ static volatile void *map_at(struct region *r, uint64_t offset)
 	return r->map + (offset - r->map_start);
 }
 
+/*
+ * Whether [offset, offset+len) of the window is on a page that holds a
+ * part of the region the kernel keeps: the kernel never maps those pages
+ * (iio(4): touching them raises SIGBUS), so such an access goes by
+ * pread/pwrite, whose read shows the part and whose write fails with
+ * EPERM, exactly as without --mmap.
+ */
+static bool kernel_page(const struct region *r, uint64_t offset, size_t len)
+{
+	uint64_t page, start, end;
+	unsigned i;
+
+	if (r->node == NODE_DMA || !r->dev->nreserved)
+		return false;
+	page = (uint64_t)sysconf(_SC_PAGESIZE);
+	start = (r->window_offset + offset) / page * page;
+	end = r->window_offset + offset + len;
+	for (i = 0; i < r->dev->nreserved; i++) {
+		const struct iio_reserved *k = &r->dev->reserved[i];
+
+		if (k->offset < end && start < k->offset + k->len)
+			return true;
+	}
+	return false;
+}
+
 /* After accesses through the mapping: the device is still there. */
 static void check_mapping(const struct region *r)
 {
@@ -239,7 +266,8 @@ static void transfer(struct region *r, bool write, uint64_t offset,
 	ssize_t n;
 
 	while (len) {
-		if (r->map) {
+		if (r->map && !kernel_page(r, offset,
+					   widest(offset, len, r->max_access))) {
 			unsigned w = widest(offset, len, r->max_access);
 			uint64_t v;
 
@@ -253,8 +281,9 @@ static void transfer(struct region *r, bool write, uint64_t offset,
 			check_mapping(r);
 			n = (ssize_t)w;
 		} else {
-			/* with max_access, one pread/pwrite per access */
-			size_t chunk = r->max_access ?
+			/* one pread/pwrite per access with max_access or on a
+			 * page the kernel keeps */
+			size_t chunk = r->max_access || r->map ?
 				widest(offset, len, r->max_access) : len;
 
 			n = write ? pwrite(r->fd, p, chunk, (off_t)offset) :
@@ -274,7 +303,7 @@ uint64_t region_read_value(struct region *r, uint64_t offset, unsigned width)
 	uint64_t v;
 	ssize_t n;
 
-	if (r->map) {
+	if (r->map && !kernel_page(r, offset, width)) {
 		v = udrv_load(map_at(r, offset), width);
 		check_mapping(r);
 		return v;
@@ -290,7 +319,7 @@ void region_write_value(struct region *r, uint64_t offset, unsigned width,
 {
 	ssize_t n;
 
-	if (r->map) {
+	if (r->map && !kernel_page(r, offset, width)) {
 		udrv_store(map_at(r, offset), width, value);
 		check_mapping(r);
 		return;

@@ -17,6 +17,7 @@ struct region {
 	const struct iio_device_info *dev;
 	enum iio_node node;		/* NODE_REGION, _IN, _OUT or _DMA */
 	uint64_t size;			/* of the window */
+	uint64_t window_offset;		/* its start in the region */
 	char path[PATH_MAX];
 	char label[32];			/* "iio0", "iio0_in", ... */
 	int fd;
@@ -27,7 +28,11 @@ struct region {
 	 * pread/pwrite in chunks, the kernel picks the accesses.
 	 */
 	unsigned max_access;
-	unsigned char *map;		/* maps [map_start, map_start+map_len) */
+	/*
+	 * maps [map_start, map_start+map_len); an access to a page that holds
+	 * a part the kernel keeps (dev->reserved) is a pread/pwrite instead
+	 */
+	unsigned char *map;
 	uint64_t map_start, map_len;
 	/*
 	 * The device went away under the mapping: libudrv's SIGBUS handler

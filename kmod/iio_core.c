@@ -142,6 +142,38 @@ static ssize_t dma_iommu_show(struct device *dev, struct device_attribute *da,
 }
 static DEVICE_ATTR_RO(dma_iommu);
 
+/* the parts of the region the kernel keeps, "OFFSET LEN" (hex) a line */
+static ssize_t reserved_value(struct iio_class_dev *icd,
+			      struct iio_device *idev, char *buf)
+{
+	ssize_t n = 0;
+	int i;
+
+	for (i = 0; i < IIO_MAX_RESERVED; i++)
+		if (idev->reserved[i].len)
+			n += sysfs_emit_at(buf, n, "0x%lx 0x%lx\n",
+					   idev->reserved[i].offset,
+					   idev->reserved[i].len);
+	return n;
+}
+
+static bool iio_has_reserved(const struct iio_device *idev)
+{
+	int i;
+
+	for (i = 0; i < IIO_MAX_RESERVED; i++)
+		if (idev->reserved[i].len)
+			return true;
+	return false;
+}
+
+static ssize_t reserved_show(struct device *dev, struct device_attribute *da,
+			     char *buf)
+{
+	return iio_show(dev, buf, reserved_value);
+}
+static DEVICE_ATTR_RO(reserved);
+
 static struct attribute *iio_attrs[] = {
 	&dev_attr_name.attr,
 	&dev_attr_version.attr,
@@ -158,13 +190,14 @@ static struct attribute *iio_attrs[] = {
 	&dev_attr_vectors.attr,
 	&dev_attr_dma_request.attr,
 	&dev_attr_dma_iommu.attr,
+	&dev_attr_reserved.attr,
 	NULL,
 };
 
 /*
  * A window's attributes exist only when the window does; dma_request only
  * where the stub lets user space add DMA buffers, dma_iommu where it does
- * DMA (has a dma_dev).
+ * DMA (has a dma_dev), reserved where the kernel keeps parts of the region.
  */
 static umode_t iio_attr_is_visible(struct kobject *kobj, struct attribute *a,
 				   int n)
@@ -182,6 +215,8 @@ static umode_t iio_attr_is_visible(struct kobject *kobj, struct attribute *a,
 		return idev->dma_user_max ? a->mode : 0;
 	if (a == &dev_attr_dma_iommu.attr)
 		return idev->dma_dev ? a->mode : 0;
+	if (a == &dev_attr_reserved.attr)
+		return iio_has_reserved(idev) ? a->mode : 0;
 	return a->mode;
 }
 

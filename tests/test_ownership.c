@@ -350,6 +350,7 @@ static void msix_table_kept(void)
 {
 	uint8_t before[64], after[64], junk[16];
 	unsigned int cap, table, pba, entries, pba_len;
+	char want[128];
 	volatile uint32_t *bar;
 	size_t size;
 	int nr, fd;
@@ -400,6 +401,36 @@ static void msix_table_kept(void)
 	expect_sigbus((volatile char *)bar + table, 1);
 	munmap((void *)bar, size);
 
+	/* iio(4) reserved names both parts, table first */
+	snprintf(want, sizeof(want), "0x%x 0x%x\n0x%x 0x%x", table,
+		 entries * 16, pba, pba_len);
+	EXPECT_STREQ(read_text(iio_attr_path(nr, "reserved")), want);
+	/*
+	 * iioctl --mmap does those pages by pread/pwrite (iioctl(1)): the
+	 * same value and status as without --mmap, never a SIGBUS
+	 */
+	EXPECT_EQ(shell("iioctl peek iio%d 0x%x > /tmp/own.pread", nr, table),
+		  0);
+	EXPECT_EQ(shell("iioctl peek --mmap iio%d 0x%x > /tmp/own.mmap", nr,
+			table), 0);
+	snprintf(want, sizeof(want), "%s", read_text("/tmp/own.pread"));
+	EXPECT_STREQ(read_text("/tmp/own.mmap"), want);
+	EXPECT_EQ(shell("iioctl dump --mmap -s 0x%x -n 64 iio%d > /tmp/own.mmap"
+			" && iioctl dump -s 0x%x -n 64 iio%d > /tmp/own.pread"
+			" && cmp /tmp/own.mmap /tmp/own.pread", table, nr,
+			table, nr), 0);
+	EXPECT_EQ(shell("iioctl poke iio%d 0x%x 0 2> /tmp/own.pread", nr, pba),
+		  1);
+	EXPECT_EQ(shell("iioctl poke --mmap iio%d 0x%x 0 2> /tmp/own.mmap", nr,
+			pba), 1);
+	snprintf(want, sizeof(want), "%s", read_text("/tmp/own.pread"));
+	EXPECT(strstr(want, "Operation not permitted"));
+	EXPECT_STREQ(read_text("/tmp/own.mmap"), want);
+	/* a register beside them is still mapped and works */
+	EXPECT_EQ(shell("iioctl peek --mmap iio%d 0x%x > /tmp/own.mmap", nr,
+			NVME_VS), 0);
+	EXPECT_STREQ(read_text("/tmp/own.mmap"), "0x00010400");
+
 	if (shell("udrv-nvme --reads 100 " NVME_PCI " > /tmp/own.out 2>&1"))
 		FAIL("udrv-nvme after the table writes: %s",
 		     read_text("/tmp/own.out"));
@@ -422,6 +453,8 @@ static void bus_master_while_in_use(void)
 	bind(EDU_PCI);
 	nr = pci_bar_nr(EDU_PCI, 0);
 	EXPECT_EQ(pci_command(EDU_PCI) & PCI_CMD_MASTER, 0);
+	/* no MSI-X table: nothing kept, no reserved attribute (iio(4)) */
+	EXPECT_ERRNO(access(iio_attr_path(nr, "reserved"), F_OK), ENOENT);
 	fd = MUST(open(iio_node(nr, ""), O_RDONLY));
 	EXPECT(pci_command(EDU_PCI) & PCI_CMD_MASTER);
 	efd = MUST(open(iio_node(nr, "_event"), O_RDONLY));
