@@ -296,7 +296,7 @@ static void for_each_line(char *text, size_t len, struct batch_op *ops,
 	static char *copy;	/* kept: a line may die */
 	static size_t cap;
 	const char *words[BATCH_MAX_WORDS + 1];
-	char *line, *next;
+	char *line, *next, *nul;
 	size_t n;
 	unsigned long nr = 0;
 	int nwords;
@@ -310,6 +310,11 @@ static void for_each_line(char *text, size_t len, struct batch_op *ops,
 			continue;
 		}
 		n = (size_t)(next - line);
+		/* the line would end there unseen: refuse it while checking */
+		nul = ops ? memchr(line, '\0', n) : NULL;
+		if (nul)
+			die(IIOCTL_EUSAGE, "a NUL byte at column %zu (a batch is text)",
+			    (size_t)(nul - line) + 1);
 		if (!copy || n + 1 > cap)
 			copy = xrealloc(copy, cap = 2 * n + 64);
 		memcpy(copy, line, n);
