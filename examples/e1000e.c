@@ -620,16 +620,21 @@ static unsigned int rx_take(void)
 	return n;
 }
 
-/* every 10 ms: the device there, the link up, nothing stuck */
-static void watchdog(void)
+/* STATUS @s must have the link up */
+static void link_check(uint32_t s)
 {
-	uint64_t now = now_ns(), age = (now - run.t_progress) / 1000000;
-	uint32_t s = status_reg();
-
 	if (!(s & STATUS_LU))
 		die(EXIT_LINK, "link down during the run (STATUS 0x%08x), %llu "
 		    "of %llu frames back", s, (unsigned long long)run.back,
 		    (unsigned long long)run.count);
+}
+
+/* every 10 ms: the device there, the link up, nothing stuck */
+static void watchdog(void)
+{
+	uint64_t now = now_ns(), age = (now - run.t_progress) / 1000000;
+
+	link_check(status_reg());
 	if (age < nic.timeout_ms)
 		return;
 	tx_reclaim();
@@ -644,22 +649,33 @@ static void watchdog(void)
 	    (unsigned long long)run.back);
 }
 
-/* interrupts: wait for the receive vector (and transmit's when its ring
- * is full, link's always), 10 ms at a time */
+/*
+ * Interrupts: wait for the receive vector (and transmit's when its ring
+ * is full, link's always) until the oldest frame out is --timeout old,
+ * no longer: nothing else wakes the driver, so a lost interrupt shows.
+ */
 static void wait_irq(bool tx_full)
 {
+	uint64_t now = now_ns(), due = run.t_progress + nic.timeout_ms * 1000000ull;
 	struct pollfd fds[VECTORS];
-	int v, ready;
+	int v, ready, ms;
 	int64_t events;
 
+	ms = due > now ? (int)((due - now + 999999) / 1000000) : 0;
 	for (v = 0; v < VECTORS; v++)
 		fds[v] = (struct pollfd){
 			.fd = v == VEC_TX && !tx_full ? -1 : nic.fd[v],
 			.events = POLLIN,
 		};
-	ready = poll(fds, VECTORS, CHECK_NS / 1000000);
+	ready = poll(fds, VECTORS, ms);
 	if (ready < 0 && errno != EINTR)
 		die(EXIT_SETUP, "poll: %s", strerror(errno));
+	if (!ready && (nic.rx[nic.rx_next].status & RXD_DD))
+		die(EXIT_LOST, "lost interrupt: echo %llu is in the receive ring "
+		    "but vector %d had no interrupt within %u ms",
+		    (unsigned long long)run.back, VEC_RX, nic.timeout_ms);
+	if (!ready)
+		watchdog();	/* the oldest frame is due */
 	for (v = 0; ready > 0 && v < VECTORS; v++) {
 		if (fds[v].revents & (POLLERR | POLLHUP | POLLNVAL))
 			die(EXIT_GONE, "device gone: waiting on vector %d "
@@ -685,7 +701,7 @@ static void wait_irq(bool tx_full)
 			/* the causes behind "other" (LSC) stay in ICR until
 			 * cleared, and would fire again at every IMS write */
 			wr(ICR, ICR_OTHER | ICR_LSC);
-			(void)status_reg();	/* the watchdog judges the link */
+			link_check(status_reg());
 			wr(IMS, ICR_OTHER | ICR_LSC);
 			break;
 		}
@@ -713,6 +729,7 @@ static void run_frames(void)
 		tx_ring();
 		if (rx_take())
 			progress = true;
+		/* polled, or busy: every 10 ms; waiting: after each wakeup */
 		if ((++spins % 64 == 0 || !progress) && now_ns() > next_check) {
 			watchdog();
 			next_check = now_ns() + CHECK_NS;
