@@ -241,9 +241,14 @@ void round_trip(const char *args, unsigned long long count, unsigned int lo,
 		 args);
 	status = driver(cmd);
 	peer_status = wait_exit(peer, 10000);
-	if (status)
-		FAIL("udrv-e1000e %s: exit %d: %s (peer: %s)", cmd, status,
-		     last_line(ERR), last_line(PEER_ERR));
+	if (status) {
+		char err[512];
+
+		/* last_line()'s buffer is one: the driver's line copied */
+		snprintf(err, sizeof(err), "%s", last_line(ERR));
+		FAIL("udrv-e1000e %s: exit %d: %s (peer: %s)", cmd, status, err,
+		     last_line(PEER_ERR));
+	}
 	EXPECT_EQ(lines_in(ERR), 0);
 	if (peer_status)
 		FAIL("nic_reflect: exit %d: %s", peer_status, last_line(PEER_ERR));
