@@ -13,7 +13,8 @@
  * with the device's counters agreeing; then each documented failure:
  * a corrupted, lost or reordered echo (exit 1), no link (4), no peer (5),
  * a transmit ring the device stopped taking (6), the device unbound under
- * the run, interrupt-driven and polled (7), and the usage and setup errors.
+ * the run, interrupt-driven and polled (7), the usage and setup errors,
+ * and last the port hot-unplugged under a run (device_del, 7).
  *
  * iio_test.nic_frames=N on the kernel command line sets the frames of
  * the two long runs (default 20000 each; the issue's 1,000,000 takes
@@ -260,6 +261,32 @@ static void usage_and_setup_errors(void)
 	pci_generic_unbind(NIC);
 }
 
+/*
+ * The port hot-unplugged under a run (QEMU's device_del, ACPI ejection):
+ * exit 7, one line, the kernel log clean.  Last: the port is gone for
+ * the rest of the boot.
+ */
+static void device_del_mid_stream(void)
+{
+	pid_t drv, peer;
+	int status;
+
+	peer_up();
+	nic_bind();
+	peer = peer_start(PEER_IF " 100000000 5000");
+	drv = driver_start("--count 100000000");
+	msleep(300);
+	EXPECT_STREQ(qemu_monitor("device_del nic0"), "");
+	EXPECT_EQ(wait_path("/sys/bus/pci/devices/" NIC, 0, 20000), 0);
+	status = wait_exit(drv, 10000);
+	kill(peer, SIGKILL);
+	wait_exit(peer, 1000);
+	EXPECT_EQ(status, EXIT_GONE);
+	EXPECT(starts(last_line(ERR), "udrv-e1000e: device gone"));
+	EXPECT_EQ(lines_in(ERR), 1);
+	check_note("%s", last_line(ERR));
+}
+
 static const struct check_case cases[] = {
 	CASE_T(every_size_by_interrupt, 120),
 	CASE_T(every_size_polled, 120),
@@ -275,5 +302,6 @@ static const struct check_case cases[] = {
 	CASE_T(many_frames_by_interrupt, 1800),
 	CASE_T(many_frames_polled, 1800),
 	CASE(usage_and_setup_errors),
+	CASE_T(device_del_mid_stream, 60),
 };
 CHECK_MAIN(cases)

@@ -164,7 +164,6 @@ int main(int argc, char **argv)
 		if (held_len && send(fd, held, (size_t)held_len, 0) != held_len)
 			die(4, "send: %s", strerror(errno));
 		held_len = 0;
-		bytes += (unsigned long long)len;
 	}
 	printf("reflected %llu frames of run 0x%08x, %llu bytes, %llu other "
 	       "frames\n", done, run, bytes, other);

@@ -229,6 +229,7 @@ void round_trip(const char *args, unsigned long long count, unsigned int lo,
 		unsigned int hi)
 {
 	unsigned long long sent, back, bytes, other, tx, txb, rx, rxb, peer_other;
+	unsigned long long peer_bytes;
 	unsigned int missed, nobuf, crc, peer_run;
 	char cmd[256], want[160];
 	int status, peer_status;
@@ -264,9 +265,11 @@ void round_trip(const char *args, unsigned long long count, unsigned int lo,
 	EXPECT(starts(line_of(OUT, "frames: "), want));
 	/* the peer reflected the same run, every frame checked there too */
 	if (sscanf(line_of(PEER_OUT, "reflected "), "%llu frames of run 0x%x, "
-		   "%*u bytes, %llu other", &back, &peer_run, &peer_other) != 3)
+		   "%llu bytes, %llu other", &back, &peer_run, &peer_bytes,
+		   &peer_other) != 4)
 		FAIL("cannot parse the peer's \"%s\"", last_line(PEER_OUT));
 	EXPECT_EQ(back, count);
+	EXPECT_EQ(peer_bytes, bytes);
 	EXPECT_EQ(peer_run, run_id());
 	/* the device's counters: every frame sent went out once; what came
 	 * in is the echoes and the kernel's own frames the driver counted */
