@@ -40,9 +40,10 @@ GUEST_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -static
 
 TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_LIB := tests/lib/check.c tests/lib/iio_test.c tests/lib/nvme_test.c \
-	tests/lib/iio_raw.c $(BUILD)/lib/guest/libudrv.a
-TEST_HDRS := tests/lib/check.h tests/lib/iio_test.h tests/lib/nvme_test.h kmod/iio_uapi.h \
-	tests/lib/iio_raw.h lib/udrv.h
+	tests/lib/nic_test.c tests/lib/iio_raw.c $(BUILD)/lib/guest/libudrv.a
+TEST_HDRS := tests/lib/check.h tests/lib/iio_test.h tests/lib/nvme_test.h \
+	tests/lib/nic_test.h kmod/iio_uapi.h \
+	tests/lib/iio_raw.h lib/udrv.h examples/e1000e_frame.h
 TEST_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 # programs the tests run (tests/helpers/, /tests/helpers/ in the guest)
 HELPER_SRCS := $(wildcard tests/helpers/*.c)

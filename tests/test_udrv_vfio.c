@@ -23,55 +23,10 @@
 
 #define EDU		"0000:00:13.0"	/* no driver at boot */
 #define EDU_SHARED	"0000:00:14.0"	/* shares its group with 00:14.1 */
-#define VFIO_DRV	"/sys/bus/pci/drivers/vfio-pci"
-#define VFIO_MODULES	"/lib/modules/vfio"
-
-
-/* Debian's vfio modules, in the order of their file "order" */
-static void load_vfio(void)
-{
-	char name[128], path[256];
-	FILE *f;
-
-	if (path_exists(VFIO_DRV))
-		return;
-	f = fopen(VFIO_MODULES "/order", "r");
-	if (!f)
-		check_skip("no %s/order: this kernel's vfio modules were not "
-			   "packed (the debug kernel has none)", VFIO_MODULES);
-	while (fscanf(f, "%127s", name) == 1) {
-		snprintf(path, sizeof(path), "insmod " VFIO_MODULES "/%s", name);
-		EXPECT_EQ(shell("%s", path), 0);
-	}
-	fclose(f);
-	EXPECT(path_exists(VFIO_DRV));
-}
-
-/* @pci from its driver (if any) to vfio-pci; nothing if it is there */
-static void bind_vfio(const char *pci)
-{
-	char path[128];
-
-	load_vfio();
-	snprintf(path, sizeof(path), VFIO_DRV "/%s", pci);
-	if (path_exists(path))
-		return;
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver", pci);
-	if (path_exists(path)) {
-		snprintf(path, sizeof(path),
-			 "/sys/bus/pci/devices/%s/driver/unbind", pci);
-		EXPECT_EQ(write_text(path, pci), 0);
-	}
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver_override",
-		 pci);
-	EXPECT_EQ(write_text(path, "vfio-pci"), 0);
-	EXPECT_EQ(write_text(VFIO_DRV "/bind", pci), 0);
-}
-
 /* the edu on vfio-pci, opened (each case binds it: they run apart) */
 static struct udrv_device *vfio_edu(void)
 {
-	bind_vfio(EDU);
+	vfio_bind(EDU);
 	return udrv_test_open(EDU);
 }
 
@@ -166,7 +121,7 @@ static void edu_example(void)
 	const char *out;
 	int status;
 
-	bind_vfio(EDU);
+	vfio_bind(EDU);
 	status = shell("udrv-edu " EDU " > /tmp/udrv-edu.out 2>&1");
 	out = read_text("/tmp/udrv-edu.out");
 	if (status || fnmatch(want, out, 0))
@@ -181,7 +136,7 @@ static void group_not_viable(void)
 {
 	struct udrv_device *dev;
 
-	bind_vfio(EDU_SHARED);
+	vfio_bind(EDU_SHARED);
 	EXPECT_UDRV(udrv_device_open(EDU_SHARED, &dev), -EBUSY);
 	EXPECT(strstr(udrv_strerror(), "not viable: bind every device of "
 		      "the group to vfio-pci or to no driver"));
@@ -216,7 +171,7 @@ static void nvme_example_verified_io(void)
 	char args[96];
 	int seed;
 
-	bind_vfio(NVME_PCI);
+	vfio_bind(NVME_PCI);
 	nvme_driver_ok("--reads 1000 --check --write 7");
 	EXPECT(!strncmp(nvme_out_line("controller: "), NVME_PCI " (vfio), NVMe ",
 			strlen(NVME_PCI " (vfio), NVMe ")));
@@ -244,7 +199,7 @@ static void nvme_example_verified_io(void)
 /* polled completions on vfio: no interrupt on the I/O queues' vectors */
 static void nvme_example_polled(void)
 {
-	bind_vfio(NVME_PCI);
+	vfio_bind(NVME_PCI);
 	nvme_driver_ok("--poll --workload randread --depth 32 --queues 3 --time 0.5");
 	EXPECT(strstr(nvme_out_line("ios: "), ", failed 0") != NULL);
 	EXPECT(!strncmp(nvme_out_line("queue 1: "), "polled, ", 8));

@@ -860,3 +860,46 @@ void pci_wait_intx_held_back(const char *pci)
 	if (!(pci_command(pci) & PCI_CMD_INTX_DISABLE))
 		FAIL("%s: INTx pending and not masked", pci);
 }
+
+/* vfio-pci: Debian's modules, loaded in the order of their file "order" */
+#define VFIO_DRV	"/sys/bus/pci/drivers/vfio-pci"
+#define VFIO_MODULES	"/lib/modules/vfio"
+
+static void vfio_load(void)
+{
+	char name[128], path[256];
+	FILE *f;
+
+	if (path_exists(VFIO_DRV))
+		return;
+	f = fopen(VFIO_MODULES "/order", "r");
+	if (!f)
+		check_skip("no %s/order: this kernel's vfio modules were not "
+			   "packed (the debug kernel has none)", VFIO_MODULES);
+	while (fscanf(f, "%127s", name) == 1) {
+		snprintf(path, sizeof(path), "insmod " VFIO_MODULES "/%s", name);
+		EXPECT_EQ(shell("%s", path), 0);
+	}
+	fclose(f);
+	EXPECT(path_exists(VFIO_DRV));
+}
+
+void vfio_bind(const char *pci)
+{
+	char path[128];
+
+	vfio_load();
+	snprintf(path, sizeof(path), VFIO_DRV "/%s", pci);
+	if (path_exists(path))
+		return;
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver", pci);
+	if (path_exists(path)) {
+		snprintf(path, sizeof(path),
+			 "/sys/bus/pci/devices/%s/driver/unbind", pci);
+		EXPECT_EQ(write_text(path, pci), 0);
+	}
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver_override",
+		 pci);
+	EXPECT_EQ(write_text(path, "vfio-pci"), 0);
+	EXPECT_EQ(write_text(VFIO_DRV "/bind", pci), 0);
+}

@@ -99,6 +99,12 @@ void pci_generic_reload(const char *params);
  */
 void pci_generic_bind(const char *pci);
 void pci_generic_unbind(const char *pci);
+/*
+ * PCI function @pci from its driver (if any) to mainline vfio-pci, its
+ * modules loaded first from /lib/modules/vfio (qemu/mkinitramfs; a SKIP
+ * where they were not packed); nothing if it is bound there already
+ */
+void vfio_bind(const char *pci);
 /* a socket of the kernel's uevents: open it before what sends them */
 int uevent_socket(void);
 /*

@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_nic.c - the user-space network driver (udrv-e1000e, examples/e1000e.c)
+ * on qemu/run --nic's pair, in a boot of its own (tests/run: own_boots):
+ * 00:0a.0 bound to iio_pci_generic with vectors=3 for our driver, 00:0b.0
+ * to the kernel's e1000e (eth0), and on eth0 the peer that sends every
+ * frame back, tests/helpers/nic_reflect on a raw packet socket.  Frames
+ * of 60 to 1514 bytes go from our driver through the wire to the kernel's
+ * driver and back, none lost, reordered or corrupted (checked by both
+ * ends here, and by tests/nic/pcap-check against QEMU's record of the
+ * wire after the boot: each run whose frames must all be there is
+ * announced in the kernel log), by MSI-X interrupts per queue and polled,
+ * with the device's counters agreeing; then each documented failure:
+ * a corrupted, lost or reordered echo (exit 1), no link (4), no peer (5),
+ * a transmit ring the device stopped taking (6), the device unbound under
+ * the run, interrupt-driven and polled (7), the usage and setup errors,
+ * and last the port hot-unplugged under a run (device_del, 7).
+ *
+ * iio_test.nic_frames=N on the kernel command line (tests/run: NIC_FRAMES=N)
+ * sets the frames of the two long runs, each way: default 20,000 (8 s
+ * each); 1,000,000 took 200 s by interrupt and 168 s polled, at a load of
+ * 11 on the shared 2-core host (examples/e1000e.md, "Measured").
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "lib/iio_test.h"
+#include "lib/nic_test.h"
+
+/* by MSI-X: receive completions on vector 0, link on 2, none missed */
+static void every_size_by_interrupt(void)
+{
+	unsigned long rx_wake;
+
+	/* each size from 60 to 1514 twice */
+	nic_bind();
+	round_trip("", 2910, FRAME_MIN, FRAME_MAX);
+	EXPECT_STREQ(line_of(OUT, "interrupts: "), "msix, 3 vectors; receive "
+		     "on vector 0, transmit on vector 1, link on vector 2");
+	if (sscanf(line_of(OUT, "wakeups: "), "vector 0 %lu", &rx_wake) != 1)
+		FAIL("cannot parse \"wakeups: %s\"", line_of(OUT, "wakeups: "));
+	EXPECT(rx_wake > 0);
+	EXPECT(strstr(line_of(OUT, "nic: "), "link up at 1000 Mb/s full duplex"));
+}
+
+static void every_size_polled(void)
+{
+	nic_bind();
+	round_trip("--poll", 1455, FRAME_MIN, FRAME_MAX);
+	EXPECT(starts(line_of(OUT, "interrupts: "), "polled"));
+	EXPECT_STREQ(line_of(OUT, "wakeups: "), "vector 0 0, vector 1 0, vector 2 0");
+}
+
+/* the long runs: iio_test.nic_frames each (default 20000) */
+static void many_frames_by_interrupt(void)
+{
+	nic_bind();
+	round_trip("--window 128", test_param("nic_frames", 20000), FRAME_MIN,
+		   FRAME_MAX);
+}
+
+static void many_frames_polled(void)
+{
+	nic_bind();
+	round_trip("--poll --window 128", test_param("nic_frames", 20000),
+		   FRAME_MIN, FRAME_MAX);
+}
+
+/* --batch 1: one doorbell per frame; --batch 32 --window 64: fewer */
+static void doorbell_batching(void)
+{
+	unsigned long writes, frames;
+
+	nic_bind();
+	round_trip("--batch 1 --window 1", 300, 60, 60);
+	EXPECT(starts(line_of(OUT, "doorbells: "), "300 transmit tail writes "
+			"for 300 frames (1.00 per write)"));
+	round_trip("--poll --batch 32 --window 128", 3200, 1514, 1514);
+	if (sscanf(line_of(OUT, "doorbells: "), "%lu transmit tail writes for %lu",
+		   &writes, &frames) != 2)
+		FAIL("cannot parse \"doorbells: %s\"", line_of(OUT, "doorbells: "));
+	EXPECT_EQ(frames, 3200);
+	/* the first 128 go in 4 writes of 32; later writes carry at least 1 */
+	EXPECT(writes <= 3200 - 4 * 31);
+	EXPECT(writes >= 100);
+}
+
+/* a fault of the peer's making: the driver's exit status and one line */
+static void bad_echo(const char *fault, const char *args, const char *message)
+{
+	char cmd[128];
+	pid_t peer;
+	int status;
+
+	peer_up();
+	nic_bind();
+	snprintf(cmd, sizeof(cmd), "%s " PEER_IF " 200 3000", fault);
+	peer = peer_start(cmd);
+	status = driver(args);
+	wait_exit(peer, 5000);
+	EXPECT_EQ(status, EXIT_BAD_FRAME);
+	EXPECT_EQ(lines_in(ERR), 1);
+	if (!strstr(last_line(ERR), message))
+		FAIL("udrv-e1000e said \"%s\", not \"%s\"", last_line(ERR), message);
+}
+
+static void corrupted_echo_exit_1(void)
+{
+	bad_echo("-c 57", "--count 200 --size 60-1514",
+		 "udrv-e1000e: bad frame: echo 57 of 117 bytes: CRC mismatch");
+}
+
+static void lost_echo_exit_1(void)
+{
+	bad_echo("-d 10", "--count 200 --poll",
+		 "udrv-e1000e: bad frame: echo 11 came when 10 was due (out of "
+		 "order or lost)");
+}
+
+static void reordered_echo_exit_1(void)
+{
+	bad_echo("-s 20", "--count 200",
+		 "udrv-e1000e: bad frame: echo 21 came when 20 was due");
+}
+
+/* no peer: the first frame does not come back within --timeout */
+static void no_peer_exit_5(void)
+{
+	unsigned long long t0;
+
+	peer_up();
+	nic_bind();
+	t0 = now_ms();
+	EXPECT_EQ(driver("--count 10 --timeout 1000"), EXIT_LOST);
+	EXPECT(now_ms() - t0 < 8000);
+	EXPECT_STREQ(last_line(ERR), "udrv-e1000e: frame 0 not back within "
+		     "1000 ms: 10 sent, 0 back (lost, or no peer answering)");
+	EXPECT_EQ(lines_in(ERR), 1);
+}
+
+/* the link off (QEMU's monitor): no link after reset, exit 4; lost in
+ * the middle of a run, exit 4 too */
+static void link_down_exit_4(void)
+{
+	pid_t drv, peer;
+	int status;
+
+	peer_up();
+	nic_bind();
+	EXPECT_STREQ(qemu_monitor("set_link nic0 off"), "");
+	EXPECT_EQ(driver("--count 10 --timeout 1500"), EXIT_LINK);
+	EXPECT(starts(last_line(ERR), "udrv-e1000e: link down: no link within "
+			"1500 ms (STATUS 0x"));
+	EXPECT_EQ(lines_in(ERR), 1);
+	EXPECT_STREQ(qemu_monitor("set_link nic0 on"), "");
+	peer = peer_start(PEER_IF " 100000000 5000");
+	drv = driver_start("--count 100000000");
+	msleep(300);
+	EXPECT_STREQ(qemu_monitor("set_link nic0 off"), "");
+	status = wait_exit(drv, 10000);
+	kill(peer, SIGKILL);
+	wait_exit(peer, 1000);
+	EXPECT_STREQ(qemu_monitor("set_link nic0 on"), "");
+	EXPECT_EQ(status, EXIT_LINK);
+	EXPECT(starts(last_line(ERR), "udrv-e1000e: link down during the run "
+			"(STATUS 0x"));
+	EXPECT_EQ(lines_in(ERR), 1);
+}
+
+/*
+ * Another program clears TCTL.EN under the run (iioctl, which takes no
+ * claim): the device takes no more transmit descriptors, exit 6.
+ */
+static void stopped_transmitter_exit_6(void)
+{
+	pid_t drv, peer;
+	int status;
+
+	peer_up();
+	nic_bind();
+	peer = peer_start(PEER_IF " 100000000 5000");
+	drv = driver_start("--count 100000000 --timeout 1000");
+	msleep(300);
+	EXPECT_EQ(shell("iioctl poke " NIC "/bar0 0x400 0 -w 4"), 0);
+	status = wait_exit(drv, 10000);
+	kill(peer, SIGKILL);
+	wait_exit(peer, 1000);
+	EXPECT_EQ(status, EXIT_STALL);
+	EXPECT(starts(last_line(ERR), "udrv-e1000e: ring stall: the device "
+			"took no transmit descriptor for "));
+	EXPECT_EQ(lines_in(ERR), 1);
+}
+
+/* unbound mid-stream: exit 7, one line; bound again, it works */
+static void unbind_under_run(const char *args, bool poll)
+{
+	pid_t drv, peer;
+	int status;
+
+	peer_up();
+	nic_bind();
+	peer = peer_start(PEER_IF " 100000000 5000");
+	drv = driver_start(args);
+	msleep(300);
+	pci_generic_unbind(NIC);
+	status = wait_exit(drv, 10000);
+	kill(peer, SIGKILL);
+	wait_exit(peer, 1000);
+	EXPECT_EQ(status, EXIT_GONE);
+	EXPECT(starts(last_line(ERR), "udrv-e1000e: device gone"));
+	EXPECT_EQ(lines_in(ERR), 1);
+	check_note("%s", last_line(ERR));
+	nic_bind();
+	round_trip(poll ? "--poll" : "", 100, 60, 1514);
+}
+
+static void unbind_mid_stream_interrupt(void)
+{
+	unbind_under_run("--count 100000000", false);
+}
+
+static void unbind_mid_stream_polled(void)
+{
+	unbind_under_run("--poll --count 100000000", true);
+}
+
+/* usage and setup: one line each, the documented status */
+static void usage_and_setup_errors(void)
+{
+	EXPECT_EQ(driver("--size 59"), EXIT_USAGE);
+	EXPECT_STREQ(last_line(ERR), "udrv-e1000e: --size needs a number from "
+		     "60 to 1514, not \"59\"");
+	EXPECT_EQ(driver("--size 1000-100"), EXIT_USAGE);
+	EXPECT_EQ(driver("--batch 256"), EXIT_USAGE);
+	EXPECT_EQ(driver("--window 0"), EXIT_USAGE);
+	/* no driver: the program binds nothing itself */
+	if (path_exists("/sys/bus/pci/drivers/iio_pci_generic/" NIC))
+		pci_generic_unbind(NIC);
+	EXPECT_EQ(driver(""), EXIT_SETUP);
+	EXPECT_EQ(lines_in(ERR), 1);
+	EXPECT(!path_exists("/sys/bus/pci/drivers/iio_pci_generic/" NIC));
+	/* bound, but not an 82574L */
+	pci_generic_bind("0000:00:13.0");
+	EXPECT_EQ(shell("udrv-e1000e 0000:00:13.0 > " OUT " 2> " ERR), EXIT_SETUP);
+	EXPECT_STREQ(last_line(ERR), "udrv-e1000e: 0000:00:13.0 is not an Intel "
+		     "82574L (8086:10d3): 1234:11e8");
+	pci_generic_unbind("0000:00:13.0");
+	/* INTx (no vectors=): the driver says what it needs */
+	pci_generic_reload("");
+	pci_generic_bind(NIC);
+	EXPECT_EQ(driver("--count 1"), EXIT_SETUP);
+	EXPECT_STREQ(last_line(ERR), "udrv-e1000e: " NIC ": interrupt mode intx "
+		     "with 1 vector: the driver needs MSI-X with 3 vectors "
+		     "(iio_pci_generic vectors=3) or --poll");
+	pci_generic_unbind(NIC);
+}
+
+/*
+ * The port hot-unplugged under a run (QEMU's device_del, ACPI ejection):
+ * exit 7, one line, the kernel log clean.  Last: the port is gone for
+ * the rest of the boot.
+ */
+static void device_del_mid_stream(void)
+{
+	pid_t drv, peer;
+	int status;
+
+	peer_up();
+	nic_bind();
+	peer = peer_start(PEER_IF " 100000000 5000");
+	drv = driver_start("--count 100000000");
+	msleep(300);
+	EXPECT_STREQ(qemu_monitor("device_del nic0"), "");
+	EXPECT_EQ(wait_path("/sys/bus/pci/devices/" NIC, 0, 20000), 0);
+	status = wait_exit(drv, 10000);
+	kill(peer, SIGKILL);
+	wait_exit(peer, 1000);
+	EXPECT_EQ(status, EXIT_GONE);
+	EXPECT(starts(last_line(ERR), "udrv-e1000e: device gone"));
+	EXPECT_EQ(lines_in(ERR), 1);
+	check_note("%s", last_line(ERR));
+}
+
+static const struct check_case cases[] = {
+	CASE_T(every_size_by_interrupt, 120),
+	CASE_T(every_size_polled, 120),
+	CASE_T(doorbell_batching, 120),
+	CASE_T(corrupted_echo_exit_1, 60),
+	CASE_T(lost_echo_exit_1, 60),
+	CASE_T(reordered_echo_exit_1, 60),
+	CASE_T(no_peer_exit_5, 60),
+	CASE_T(link_down_exit_4, 60),
+	CASE_T(stopped_transmitter_exit_6, 60),
+	CASE_T(unbind_mid_stream_interrupt, 60),
+	CASE_T(unbind_mid_stream_polled, 60),
+	CASE_T(many_frames_by_interrupt, 900),
+	CASE_T(many_frames_polled, 900),
+	CASE(usage_and_setup_errors),
+	CASE_T(device_del_mid_stream, 60),
+};
+CHECK_MAIN(cases)
