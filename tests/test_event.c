@@ -616,6 +616,38 @@ static void cyclic_ticks_write_count(void)
 	close(fd);
 }
 
+/*
+ * A change of freq (iio_event_set_freq()) restarts the timer with the new
+ * period: the first tick comes one period after the write, from a stopped
+ * timer and from a running one 100 ms after its tick (whose old period
+ * would tick 150 ms later).  Measured on the guest's clock; the reads
+ * block until the count passes what it was right after the write, so a
+ * tick that came before the write is not taken for the first.
+ */
+static void freq_change_restarts_the_period(void)
+{
+	uint64_t t0;
+	uint32_t c0;
+	int fd, i;
+
+	setup();
+	fd = open_event(O_RDONLY);
+	for (i = 0; i < 2; i++) {
+		if (i)
+			msleep(100);
+		t0 = now_ns();
+		EXPECT_EQ(write_text(dummy_attr(0, "freq"), "4"), 0);
+		c0 = read_num(iio_attr_path(nr, "event"));
+		while (event_read(fd) <= c0)
+			;
+		check_note("first tick %llu ms after the write",
+			   (unsigned long long)(now_ns() - t0) / 1000000);
+		EXPECT(now_ns() - t0 >= 250000000ull);
+	}
+	EXPECT_EQ(write_text(dummy_attr(0, "freq"), "0"), 0);
+	close(fd);
+}
+
 static void default_freq_is_one(void)
 {
 	dummy_reload("");
@@ -946,6 +978,7 @@ static const struct check_case cases[] = {
 	CASE(ioctl_is_enotty),
 	CASE_T(no_event_lost_across_cpus, 120),
 	CASE(cyclic_ticks_write_count),
+	CASE(freq_change_restarts_the_period),
 	CASE(default_freq_is_one),
 	CASE(bad_sysfs_values),
 	CASE(sig_pid_sends_sigalrm),

@@ -605,7 +605,7 @@ static void edu_removed_under_iio_pci_generic(void)
  * driver: 1 MiB that reads as zeros; drive @k of this process), bound to
  * iio_pci_generic; its iio device.
  */
-static int nvme_add(int k)
+static int nvme_add_with(int k, const char *more)
 {
 	char args[160], drive_id[32];
 	int sock, err, nr;
@@ -616,8 +616,8 @@ static int nvme_add(int k)
 			     drive_id);
 	if (strcmp(reply, "OK"))
 		FAIL("drive_add %s: %s", drive_id, reply);
-	snprintf(args, sizeof(args), "nvme,id=" NVME_ID ",serial=iio-nvme-hp,drive=%s,addr=0x%.2s",
-		 drive_id, NVME_PCI + 8);
+	snprintf(args, sizeof(args), "nvme,id=" NVME_ID ",serial=iio-nvme-hp,drive=%s,addr=0x%.2s%s",
+		 drive_id, NVME_PCI + 8, more);
 	sock = uevent_socket();
 	device_add(args);
 	/*
@@ -638,6 +638,11 @@ static int nvme_add(int k)
 	close(sock);
 	EXPECT_EQ(nr, iio_must_find(NVME_PCI " bar0", 0));
 	return nr;
+}
+
+static int nvme_add(int k)
+{
+	return nvme_add_with(k, "");
 }
 
 /* udrv-nvme's last stderr line and how many lines it wrote there */
@@ -744,6 +749,28 @@ static void nvme_removed_under_iio_nvme(void)
 }
 
 /*
+ * iio_pci_generic(4): fewer MSI-X vectors are used if that is all the
+ * device has.  A controller with 3 (QEMU's msix_qsize) under vectors=8:
+ * vectors 0 to 2, /dev/iioN_event1 and _event2 and no _event3, and "3
+ * MSI-X vectors" in the kernel log.
+ */
+static void fewer_msix_vectors_than_asked(void)
+{
+	unsigned int logged = kmsg_count_with(NVME_PCI, ": 3 MSI-X vectors");
+	int nr;
+
+	pci_generic_reload("vectors=8");
+	nr = nvme_add_with(3, ",msix_qsize=3");
+	EXPECT_EQ(read_num(iio_attr_path(nr, "vectors")), 3);
+	EXPECT(path_exists(iio_node(nr, "_event2")));
+	EXPECT(!path_exists(iio_node(nr, "_event3")));
+	EXPECT_EQ(kmsg_count_with(NVME_PCI, ": 3 MSI-X vectors"), logged + 1);
+	EXPECT_EQ(pci_driver_unbind("iio_pci_generic", NVME_PCI), 0);
+	device_del(NVME_ID, NVME_PCI);
+	pci_generic_reload("");
+}
+
+/*
  * The edus e1c and e1d back in their slots without a driver, no NVMe
  * controller in NVME_PCI and iio_pci_generic with its defaults, as the
  * other test programs expect the machine (also after a failed case).
@@ -783,6 +810,7 @@ static const struct check_case cases[] = {
 	CASE_T(edu_removed_under_iio_edu, 180),
 	CASE_T(edu_removed_under_iio_pci_generic, 180),
 	CASE_T(nvme_removed_under_iio_nvme, 240),
+	CASE_T(fewer_msix_vectors_than_asked, 120),
 	CASE_T(machine_as_booted, 120),
 };
 CHECK_MAIN(cases)

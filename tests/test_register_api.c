@@ -8,6 +8,10 @@
  * action's name written to its "run" parameter, its return value read
  * back from "result".  Each bad argument comes with the nearest good one
  * (the boundary), so that an error is proved to come from that argument.
+ * The held_* cases use a device the stub keeps registered (hold_vectors,
+ * hold_io): overlapping windows and which of them map, a DMA size rounded
+ * up to pages, a one-shot source without a handler, iio_event_add(),
+ * open(2) while it is being unregistered, an unaligned I/O physaddr.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -15,6 +19,8 @@
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -378,6 +384,162 @@ static void add_vector_events(void)
 	api_unload();
 }
 
+/* @fd gets an event within @ms of the guest's clock (poll, not a sleep) */
+static int event_within(int fd, int ms)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	return MUST(poll(&p, 1, ms)) == 1 && (p.revents & POLLIN);
+}
+
+/*
+ * The held device's one-shot source has no handler: it waits to be armed
+ * (no event in 200 ms of the guest's clock after registration, where a
+ * source started at once would have fired), and its expiry is an event
+ * without one.  iio_event_add() adds n events; 0 does nothing.
+ */
+static void held_events_without_handler(void)
+{
+	unsigned long long t0;
+	int nr, fd;
+
+	api_load();
+	nr = (int)api("hold_vectors");
+	EXPECT(nr >= 0);
+	fd = MUST(open(iio_node(nr, "_event"), O_RDONLY | O_NONBLOCK));
+	t0 = now_ms();
+	msleep(200);
+	EXPECT(now_ms() - t0 >= 200);
+	EXPECT(!event_pending(fd));
+	EXPECT_EQ(read_num(iio_attr_path(nr, "event")), 0);
+
+	/* armed to fire now: the event comes (5 s of the guest's clock) */
+	EXPECT_EQ(api("arm_held"), 0);
+	EXPECT(event_within(fd, 5000));
+	EXPECT_EQ(event_read(fd), 1);
+
+	EXPECT_EQ(api("add_held_0"), 0);
+	EXPECT(!event_pending(fd));
+	EXPECT_EQ(read_num(iio_attr_path(nr, "event")), 1);
+	EXPECT_EQ(api("add_held_3"), 0);
+	EXPECT(event_pending(fd));
+	EXPECT_EQ(event_read(fd), 4);
+	EXPECT_EQ(read_num(iio_attr_path(nr, "event")), 4);
+	close(fd);
+	EXPECT_EQ(api("release"), 0);
+	api_unload();
+}
+
+/*
+ * open(2) while the device is being unregistered (revoked, its nodes
+ * still there): ENODEV on every node, region and event alike.
+ */
+static void held_open_while_unregistering(void)
+{
+	int nr;
+
+	api_load();
+	nr = (int)api("hold_vectors");
+	EXPECT(nr >= 0);
+	EXPECT_EQ(api("revoke_held"), 0);
+	EXPECT(path_exists(iio_node(nr, "")));
+	EXPECT_ERRNO(open(iio_node(nr, ""), O_RDONLY), ENODEV);
+	EXPECT_ERRNO(open(iio_node(nr, "_in"), O_RDONLY), ENODEV);
+	EXPECT_ERRNO(open(iio_node(nr, "_event"), O_RDONLY), ENODEV);
+	EXPECT_ERRNO(open(iio_node(nr, "_event1"), O_RDONLY), ENODEV);
+	EXPECT_EQ(api("release"), 0);
+	EXPECT(!path_exists(iio_node(nr, "")));
+	api_unload();
+}
+
+/*
+ * iio(4): for I/O memory, physaddr must be page-aligned too, else mmap(2)
+ * is EINVAL: the stub's I/O memory device 8 bytes past a page boundary
+ * reads and writes (its nodes open) but does not map.
+ */
+static void held_io_unaligned_physaddr_not_mapped(void)
+{
+	int nr, fd;
+
+	api_load();
+	nr = (int)api("hold_io");
+	EXPECT(nr >= 0);
+	EXPECT_STREQ(read_text(iio_attr_path(nr, "type")), "mem");
+	EXPECT_EQ(read_num(iio_attr_path(nr, "physaddr")) & 0xfff, 8);
+	fd = MUST(open(iio_node(nr, ""), O_RDWR));
+	EXPECT_ERRNO(mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0), EINVAL);
+	EXPECT_ERRNO(mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0),
+		     EINVAL);
+	close(fd);
+	EXPECT_EQ(api("release"), 0);
+	api_unload();
+}
+
+/* hold_vectors' out window (tests/kmod/iio_test_api.c) */
+#define HELD_OUT_OFFSET	8
+#define HELD_OUT_LEN	16
+
+/*
+ * Windows may overlap: the held device's out window (16 bytes at offset
+ * 8) lies inside its in window (the whole page), and what is written
+ * through out is read through in at out's offset.  Only windows at
+ * page-aligned offsets can be mapped: in maps, out is EINVAL.
+ */
+static void held_windows_overlap(void)
+{
+	unsigned char buf[HELD_OUT_LEN], got[HELD_OUT_LEN];
+	int nr, in, out;
+	unsigned char *map;
+	unsigned int i;
+
+	api_load();
+	nr = (int)api("hold_vectors");
+	EXPECT(nr >= 0);
+	EXPECT_EQ(read_num(iio_attr_path(nr, "write_offset")), HELD_OUT_OFFSET);
+	in = MUST(open(iio_node(nr, "_in"), O_RDONLY));
+	out = MUST(open(iio_node(nr, "_out"), O_RDWR));
+	for (i = 0; i < sizeof(buf); i++)
+		buf[i] = 0xa0 + i;
+	EXPECT_EQ(pwrite(out, buf, sizeof(buf), 0), sizeof(buf));
+	EXPECT_EQ(pread(in, got, sizeof(got), HELD_OUT_OFFSET), sizeof(got));
+	EXPECT(!memcmp(buf, got, sizeof(buf)));
+
+	map = mmap(NULL, 4096, PROT_READ, MAP_SHARED, in, 0);
+	EXPECT(map != MAP_FAILED);
+	EXPECT(!memcmp(map + HELD_OUT_OFFSET, buf, sizeof(buf)));
+	MUST(munmap(map, 4096));
+	EXPECT_ERRNO(mmap(NULL, 4096, PROT_READ, MAP_SHARED, out, 0), EINVAL);
+	EXPECT_ERRNO(mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, out, 0),
+		     EINVAL);
+	close(in);
+	close(out);
+	EXPECT_EQ(api("release"), 0);
+	api_unload();
+}
+
+/*
+ * A stub's DMA buffer of 100 bytes is rounded up to a page: dma0's size
+ * is 0x1000, and the whole page reads.
+ */
+static void held_dma_rounded_to_pages(void)
+{
+	char path[96];
+	char page[4096];
+	int nr, fd;
+
+	api_load();
+	nr = (int)api("hold_vectors");
+	EXPECT(nr >= 0);
+	snprintf(path, sizeof(path), "/sys/class/iio/iio%d/dma0/size", nr);
+	EXPECT_STREQ(read_text(path), "0x1000");
+	snprintf(path, sizeof(path), "/sys/class/iio/iio%d/dma0/buffer", nr);
+	fd = MUST(open(path, O_RDONLY));
+	EXPECT_EQ(pread(fd, page, sizeof(page), 0), sizeof(page));
+	close(fd);
+	EXPECT_EQ(api("release"), 0);
+	api_unload();
+}
+
 static const struct check_case cases[] = {
 	CASE(unknown_action_refused),
 	CASE(register_valid_lowest_number),
@@ -397,6 +559,11 @@ static const struct check_case cases[] = {
 	CASE(unregister_failed_or_twice_noop),
 	CASE(event_add_unregistered_noop),
 	CASE(add_vector_events),
+	CASE(held_events_without_handler),
+	CASE(held_windows_overlap),
+	CASE(held_dma_rounded_to_pages),
+	CASE(held_open_while_unregistering),
+	CASE(held_io_unaligned_physaddr_not_mapped),
 };
 
 CHECK_MAIN(cases)

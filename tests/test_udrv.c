@@ -91,6 +91,11 @@ static void open_errors(void)
 	/* uio_pci_generic's edu is neither ours nor vfio's */
 	EXPECT_UDRV(udrv_device_open("0000:00:12.0", &dev), -ENODEV);
 	EXPECT(strstr(udrv_strerror(), "bound to uio_pci_generic"));
+	/* a name several iio devices have: the boot's edus under iio_edu */
+	EXPECT_EQ(shell("[ $(grep -lx edu /sys/class/iio/*/name | wc -l) -ge 2 ]"), 0);
+	EXPECT_UDRV(udrv_device_open("edu", &dev), -EINVAL);
+	EXPECT(strstr(udrv_strerror(), "iio devices are named \"edu\""));
+	EXPECT(dev == NULL);
 }
 
 /*

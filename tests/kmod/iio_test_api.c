@@ -14,9 +14,12 @@
  *  count	the fill action's number of devices registered before its
  *		registration failed
  *  vector_dev	the number of the device the hold_vectors action keeps
- *		registered (-1: none), one-shot (never armed) with two
- *		event vectors, until release or unload; add_vector_K adds
- *		an event to its vector K
+ *		registered (-1: none), one-shot with two event vectors,
+ *		windows and a DMA buffer, until release or unload;
+ *		add_vector_K adds an event to its vector K, add_held_N N
+ *		events with iio_event_add(), arm_held arms it to fire now,
+ *		revoke_held revokes it (unregistered by release); hold_io
+ *		keeps an I/O memory device with an unaligned physaddr instead
  *
  * Interrupts: the module allocates an interrupt descriptor of its own
  * (dummy chip, nothing ever raises it), so that an unshared request of a
@@ -28,6 +31,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/gfp.h>
 #include <linux/interrupt.h>
+#include <linux/io.h>
 #include <linux/irq.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
@@ -40,6 +44,12 @@
 
 /* every number iio_register_device(9) promises, and one more */
 #define IIO_TEST_FILL		(256 + 1)
+/* hold_vectors' out window and DMA buffer (tests/test_register_api.c) */
+#define IIO_TEST_OUT_OFFSET	8
+#define IIO_TEST_OUT_LEN	16
+#define IIO_TEST_DMA_SIZE	100
+/* hold_io's physaddr: this far past a page boundary */
+#define IIO_TEST_PHYS_SKEW	8
 
 static long iio_test_result;
 static int iio_test_count;
@@ -601,7 +611,13 @@ static long add_unregistered(struct iio_device *d)
 	return 0;
 }
 
-/* a device with two vectors, kept for the test's event nodes */
+/*
+ * A device kept for the test's nodes: two event vectors, a one-shot
+ * source without a handler (armed only by arm_held), an in window over
+ * the whole page and an out window inside it at an offset that is not
+ * page-aligned (overlapping windows), and one DMA buffer of
+ * IIO_TEST_DMA_SIZE bytes, not a multiple of the page size.
+ */
 static long hold_vectors(struct iio_device *d)
 {
 	long ret;
@@ -611,8 +627,12 @@ static long hold_vectors(struct iio_device *d)
 	iio_test_base(&iio_test_held);
 	iio_test_held.name = "iio_test_api vectors";
 	iio_test_held.vectors = 2;
-	/* an event source (never armed): vector 0's node works */
 	iio_test_held.irq = IIO_IRQ_ONESHOT;
+	iio_test_held.read_len = PAGE_SIZE;
+	iio_test_held.write_offset = IIO_TEST_OUT_OFFSET;
+	iio_test_held.write_len = IIO_TEST_OUT_LEN;
+	iio_test_held.dma_dev = &iio_test_pdev->dev;
+	iio_test_held.dma_size[0] = IIO_TEST_DMA_SIZE;
 	ret = iio_register_device(&iio_test_pdev->dev, &iio_test_held);
 	if (ret >= 0)
 		iio_test_vector_dev = ret;
@@ -641,6 +661,65 @@ static long add_vector_1(struct iio_device *d)
 static long add_vector_2(struct iio_device *d)
 {
 	return iio_test_add_vector(2);
+}
+
+/*
+ * A device kept instead: I/O memory whose physaddr is not page-aligned
+ * (the page's kernel address stands in for an ioremap()ed one; nothing
+ * maps it).
+ */
+static long hold_io(struct iio_device *d)
+{
+	long ret;
+
+	if (iio_test_vector_dev >= 0)
+		return -EBUSY;
+	iio_test_base(&iio_test_held);
+	iio_test_held.name = "iio_test_api io";
+	iio_test_held.kernaddr = NULL;
+	iio_test_held.virtaddr = (__force void __iomem *)iio_test_page;
+	iio_test_held.physaddr = virt_to_phys(iio_test_page) +
+				 IIO_TEST_PHYS_SKEW;
+	ret = iio_register_device(&iio_test_pdev->dev, &iio_test_held);
+	if (ret >= 0)
+		iio_test_vector_dev = ret;
+	return ret;
+}
+
+/* the held device's one-shot source, armed to fire at once */
+static long arm_held(struct iio_device *d)
+{
+	if (iio_test_vector_dev < 0)
+		return -ENODEV;
+	return iio_event_arm(&iio_test_held, 0, false);
+}
+
+/* the held device revoked: being unregistered until release */
+static long revoke_held(struct iio_device *d)
+{
+	if (iio_test_vector_dev < 0)
+		return -ENODEV;
+	iio_revoke_device(&iio_test_held);
+	return 0;
+}
+
+/* iio_event_add() of 0 and of 3 events to the held device */
+static long iio_test_add_held(u32 n)
+{
+	if (iio_test_vector_dev < 0)
+		return -ENODEV;
+	iio_event_add(&iio_test_held, n);
+	return 0;
+}
+
+static long add_held_0(struct iio_device *d)
+{
+	return iio_test_add_held(0);
+}
+
+static long add_held_3(struct iio_device *d)
+{
+	return iio_test_add_held(3);
 }
 
 static void iio_test_release_held(void)
@@ -691,7 +770,9 @@ static const struct {
 	ACTION(write_oneshot_unregistered), ACTION(unregister_failed),
 	ACTION(unregister_twice), ACTION(add_unregistered),
 	ACTION(hold_vectors), ACTION(add_vector_0), ACTION(add_vector_1),
-	ACTION(add_vector_2), ACTION(release),
+	ACTION(add_vector_2), ACTION(arm_held), ACTION(add_held_0),
+	ACTION(add_held_3), ACTION(revoke_held), ACTION(hold_io),
+	ACTION(release),
 };
 
 static int iio_test_run_set(const char *val, const struct kernel_param *kp)

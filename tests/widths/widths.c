@@ -46,6 +46,8 @@
 #define RTL_SYSFS	"/sys/bus/pci/devices/" RTL_PCI
 #define MARKER_OFF	0x0
 #define MAX_ACCESSES	16
+/* the long read of edu-read-pieces: one page and 4 bytes */
+#define PIECES_LEN	4100
 
 struct access {
 	char dir;		/* 'r' or 'w' */
@@ -157,7 +159,7 @@ static void rw_case(const char *name, const struct target *t, char dir,
 		    unsigned long off, size_t len, const struct access *a,
 		    size_t n)
 {
-	unsigned char buf[64];
+	static unsigned char buf[PIECES_LEN];
 	char path[64], why[128] = "";
 	ssize_t ret;
 	int fd;
@@ -211,6 +213,27 @@ static void cli_case(const char *name, const struct target *t,
 	report(name, !why[0], why, t, a, n);
 }
 
+/*
+ * iio(4): a transfer is done in pieces of at most one page (4096 bytes)
+ * of the caller's buffer, each split by the widest aligned access: 4100
+ * bytes at 4 of the edu are, in the first piece (region 4 to 4099), r4@4,
+ * r8 at 8 to 4088 and r4@4096, and in the second (4100 to 4103) r4@4100,
+ * where one piece would read r8@4096.
+ */
+static void pieces_case(const struct target *t)
+{
+	static struct access a[PIECES_LEN / 8 + 2];
+	unsigned long off;
+	size_t n = 0;
+
+	a[n++] = (struct access){ 'r', 4, 4 };
+	for (off = 8; off + 8 <= 4096; off += 8)
+		a[n++] = (struct access){ 'r', 8, off };
+	a[n++] = (struct access){ 'r', 4, 4096 };
+	a[n++] = (struct access){ 'r', 4, 4100 };
+	rw_case("edu-read-pieces", t, 'r', 4, PIECES_LEN, a, n);
+}
+
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define RW(name, t, dir, off, len, ...) do { \
 	static const struct access a_[] = { __VA_ARGS__ }; \
@@ -228,7 +251,7 @@ static void cli_case(const char *name, const struct target *t,
 #define W(s, o) { 'w', s, o }
 
 /* the number of cases below; tests/widths/check fails a missing one */
-#define CASES 54
+#define CASES 55
 
 int main(void)
 {
@@ -294,6 +317,7 @@ int main(void)
 	RW("edu-write-20-at-84", &edu, 'w', 0x84, 20,
 	   W(4, 0x84), W(8, 0x88), W(8, 0x90));
 	RW("edu-read-12-at-88", &edu, 'r', 0x88, 12, R(8, 0x88), R(4, 0x90));
+	pieces_case(&edu);
 
 	/* iioctl peek and poke: one access of -w W (two inl for 8 on ports) */
 	CLI("peek-port-w1", &port, A("peek", "-w", "1", p, "0x9"), R(1, 0x9));
