@@ -275,11 +275,6 @@ static void run_command_line(const char **words, int n)
 
 	if (!strcmp(words[0], "batch"))
 		die(IIOCTL_EUSAGE, "batch cannot be nested");
-	for (int i = 1; i < n && strcmp(words[i], "--"); i++)
-		if (!strcmp(words[i], "--help") || !strcmp(words[i], "-?") ||
-		    !strcmp(words[i], "--usage"))
-			die(IIOCTL_EUSAGE, "%s has no place in a batch",
-			    words[i]);
 	status = iioctl_run_command(n, words);
 	if (status)
 		die(status, "%s failed", words[0]);
@@ -387,7 +382,9 @@ static int do_batch(int argc, const char **argv)
 		die(IIOCTL_EUSAGE, "batch cannot be nested");
 	text = load_input(input, SIZE_MAX - 1, &len);
 	iioctl_batch_stdin = !strcmp(input, "-");
+	options_refuse_help(true);
 	batch_run_lines((char *)text, len);
+	options_refuse_help(false);
 	iioctl_batch_stdin = false;
 	free(text);
 	return IIOCTL_OK;

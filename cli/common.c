@@ -358,6 +358,92 @@ char *format_duration(uint64_t ns, char *buf, size_t size)
 static poptContext current_ctx;
 static char current_name[64];
 static const char **current_argv;
+static const char *current_args;
+static bool help_refused;
+
+/*
+ * Every command's help options, in place of popt's POPT_AUTOHELP (which
+ * the command tables name, and parse_options() replaces): -h as well as
+ * -? for --help, and a --usage that lists each option once (popt's lists
+ * every flag twice, once in a bundle such as [-d?] and once on its own).
+ */
+#define HELP_OPTION_VAL 0x7000
+#define USAGE_OPTION_VAL 0x7001
+static const struct poptOption help_options[] = {
+	{ "help", 'h', POPT_ARG_NONE, NULL, HELP_OPTION_VAL,
+	  "show this help message", NULL },
+	{ NULL, '?', POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL,
+	  HELP_OPTION_VAL, NULL, NULL },
+	{ "usage", 0, POPT_ARG_NONE, NULL, USAGE_OPTION_VAL,
+	  "display brief usage message", NULL },
+	POPT_TABLEEND
+};
+
+void options_refuse_help(bool refuse)
+{
+	help_refused = refuse;
+}
+
+/* Appends one usage word to f, wrapped at 79 columns as popt does. */
+static void usage_word(FILE *f, const char *word, size_t *col)
+{
+	size_t len = strcspn(word, "\n");
+
+	if (*col + 1 + len > 79) {
+		fputs("\n       ", f);
+		*col = 7;
+	}
+	fprintf(f, " %.*s", (int)len, word);
+	*col += 1 + len;
+}
+
+/* The [-s|--long=ARG] words of a table and of the tables it includes. */
+static void usage_options(FILE *f, const struct poptOption *o, size_t *col)
+{
+	char word[128];
+
+	for (; o->longName || o->shortName || o->argInfo; o++) {
+		unsigned type = o->argInfo & POPT_ARG_MASK;
+		const char *arg = o->argDescrip ? o->argDescrip : "ARG";
+		bool takes_arg = type != POPT_ARG_NONE && type != POPT_ARG_VAL;
+		int n = 0;
+
+		if (type == POPT_ARG_INCLUDE_TABLE) {
+			usage_options(f, o->arg, col);
+			continue;
+		}
+		if (o->argInfo & POPT_ARGFLAG_DOC_HIDDEN)
+			continue;
+		if (o->shortName && o->longName)
+			n = snprintf(word, sizeof(word), "[-%c|--%s%s%s]",
+				     o->shortName, o->longName,
+				     takes_arg ? "=" : "", takes_arg ? arg : "");
+		else if (o->longName)
+			n = snprintf(word, sizeof(word), "[--%s%s%s]",
+				     o->longName, takes_arg ? "=" : "",
+				     takes_arg ? arg : "");
+		else
+			n = snprintf(word, sizeof(word), "[-%c%s%s]",
+				     o->shortName, takes_arg ? " " : "",
+				     takes_arg ? arg : "");
+		if (n > 0)
+			usage_word(f, word, col);
+	}
+}
+
+/* --usage: "Usage: iioctl CMD" with each option once, then the arguments. */
+static void print_usage_line(FILE *f, const struct poptOption *options)
+{
+	size_t col = strlen("Usage: ") + strlen(current_name);
+
+	fprintf(f, "Usage: %s", current_name);
+	usage_options(f, options, &col);
+	if (current_args) {
+		usage_word(f, current_args, &col);
+		fputs(current_args + strcspn(current_args, "\n"), f);
+	}
+	fputc('\n', f);
+}
 
 /*
  * popt strdup()s the value of a POPT_ARG_STRING option into the
@@ -405,8 +491,10 @@ static const struct poptOption *reroute_strings(const struct poptOption *o)
 	for (i = 0; i < n; i++) {
 		unsigned type = copy[i].argInfo & POPT_ARG_MASK;
 
-		if (type == POPT_ARG_INCLUDE_TABLE && copy[i].arg &&
-		    copy[i].arg != poptHelpOptions) {
+		if (type == POPT_ARG_INCLUDE_TABLE &&
+		    copy[i].arg == poptHelpOptions) {
+			copy[i].arg = (void *)help_options;
+		} else if (type == POPT_ARG_INCLUDE_TABLE && copy[i].arg) {
 			copy[i].arg = (void *)reroute_strings(copy[i].arg);
 		} else if (type == POPT_ARG_STRING && copy[i].arg &&
 			   !copy[i].val) {
@@ -442,9 +530,22 @@ poptContext parse_options(int argc, const char **argv,
 	current_argv[argc] = NULL;
 	current_ctx = poptGetContext(current_name, argc, current_argv,
 				     options, 0);
+	current_args = args;
 	if (args)
 		poptSetOtherOptionHelp(current_ctx, args);
 	while ((rc = poptGetNextOpt(current_ctx)) > 0) {
+		if (rc == HELP_OPTION_VAL || rc == USAGE_OPTION_VAL) {
+			if (help_refused)
+				die(IIOCTL_EUSAGE, "%s has no place in a batch",
+				    poptBadOption(current_ctx,
+						  POPT_BADOPTION_NOALIAS));
+			if (rc == HELP_OPTION_VAL)
+				poptPrintHelp(current_ctx, stdout, 0);
+			else
+				print_usage_line(stdout, options);
+			flush_stdout();
+			exit(IIOCTL_OK);
+		}
 		i = (size_t)(rc - STRING_OPTION_VAL);
 		if (rc < STRING_OPTION_VAL || i >= nstring_options)
 			continue;

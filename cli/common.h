@@ -137,6 +137,11 @@ char *format_duration(uint64_t ns, char *buf, size_t size);
  */
 poptContext parse_options(int argc, const char **argv,
 			  const struct poptOption *options, const char *args);
+/*
+ * Makes -h, -?, --help and --usage a usage error ("has no place in a
+ * batch") instead of printing and exiting: batch lines.
+ */
+void options_refuse_help(bool refuse);
 /* The next argument, or die "NAME: missing WHAT". */
 const char *need_arg(poptContext ctx, const char *what);
 /* Die if arguments are left. */

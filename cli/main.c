@@ -4,7 +4,7 @@
  *
  * usage: iioctl [--sysfs DIR] [--dev DIR] [--map FILE] [--maps DIRS]
  *               COMMAND [OPTIONS] [ARGS]
- *        iioctl --version | --help | help
+ *        iioctl -V | --version | -h | --help | help [COMMAND]
  *
  * Commands (iioctl COMMAND --help for each one's options):
  *   list [DEV...]      the devices: table, -n/--noheadings, -o/--output
@@ -163,7 +163,7 @@ static void print_usage(FILE *f)
 
 	fputs("usage: iioctl [--sysfs DIR] [--dev DIR] [--map FILE] [--maps DIRS]\n"
 	      "              COMMAND [OPTIONS] [ARGS]\n"
-	      "       iioctl --version | -h | --help | help [COMMAND]\n\n"
+	      "       iioctl -V | --version | -h | --help | help [COMMAND]\n\n"
 	      "commands (iioctl COMMAND --help for each one's options):\n", f);
 	for (i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  %-12s %s\n", commands[i]->name, commands[i]->help);
@@ -231,7 +231,7 @@ int main(int argc, const char **argv)
 		  "the register map of every device (iio-regmap(5))", "FILE" },
 		{ "maps", 0, POPT_ARG_STRING, &maps, 0,
 		  "folders searched first for register maps", "DIRS" },
-		{ "version", 0, POPT_ARG_NONE, &version, 0,
+		{ "version", 'V', POPT_ARG_NONE, &version, 0,
 		  "print the version", NULL },
 		{ "help", 'h', POPT_ARG_NONE, &help, 0, "show the commands",
 		  NULL },
@@ -267,11 +267,13 @@ int main(int argc, const char **argv)
 		poptFreeContext(ctx);
 		return status;
 	}
-	if (help || !args || !args[0]) {
+	if (help) {
 		print_usage(stdout);
 		poptFreeContext(ctx);
 		return IIOCTL_OK;
 	}
+	if (!args || !args[0])
+		die(IIOCTL_EUSAGE, "missing command (see iioctl --help)");
 	device_set_roots(sysfs && *sysfs ? sysfs : NULL,
 			 dev && *dev ? dev : NULL);
 	if (map)

@@ -45,7 +45,7 @@ _iioctl_options()
 	batch) echo "" ;;
 	*) return ;;
 	esac
-	echo "--help --usage"
+	echo "-h --help --usage"
 }
 
 # _iioctl_takes_value COMMAND OPTION: true if OPTION reads the next word
@@ -298,7 +298,7 @@ _iioctl()
 
 	if [ -z "$cmd" ]; then
 		if [[ $cur == -* ]]; then
-			_iioctl_reply "$cur" --sysfs --dev --map --maps --version -h \
+			_iioctl_reply "$cur" --sysfs --dev --map --maps -V --version -h \
 				--help
 		else
 			# shellcheck disable=SC2086 # a word list

@@ -238,7 +238,7 @@ complete -c iioctl -n $nocmd -l map -r -F \
     -d 'the register map of every device'
 complete -c iioctl -n $nocmd -l maps -x -a '(__fish_complete_directories)' \
     -d 'folders searched first for register maps'
-complete -c iioctl -n $nocmd -l version -d 'print the version'
+complete -c iioctl -n $nocmd -s V -l version -d 'print the version'
 complete -c iioctl -n $nocmd -s h -l help -d 'show the commands'
 complete -c iioctl -n $nocmd -a list -d 'list the devices'
 complete -c iioctl -n $nocmd -a info -d 'everything about one device'
@@ -256,7 +256,8 @@ complete -c iioctl -n $nocmd -a help -d 'show the commands'
 
 # every command but help: popt's help options
 set -l popt "__fish_seen_subcommand_from list info dump peek poke regs wait-value watch wait-events trigger dma batch"
-complete -c iioctl -n $popt -s '?' -l help -d 'show the command\'s help'
+complete -c iioctl -n $popt -s h -l help -d 'show the command\'s help'
+complete -c iioctl -n $popt -s '?' -d 'show the command\'s help'
 complete -c iioctl -n $popt -l usage -d 'brief usage message'
 
 # list, info
