@@ -6,7 +6,7 @@
 #                 and scdoc (no root, network, apt-get or test tools)
 #   make all      modules, guest test programs, kernel image, initramfs
 #   make check    every test; ends with "N passed, N failed"
-#   make demo     boots the guest and shows the framework at work
+#   make demo     boots the guest: a tour of iioctl and the framework
 #   make check-debug   the guest suite and a short stress run under the
 #                 debug kernel (make debug-kernel: lockdep, KASAN ...)
 #   make deps     installs the Debian packages the project needs (as root)
@@ -146,10 +146,17 @@ check: all
 check-kernels: deps
 	tests/check-kernels
 
-# The demo shows edu's DMA buffer: the guest has no IOMMU, so it opts in
+# The demo (qemu/demo/tour.sh): the build's output goes to a log, shown
+# only if the build fails, so the tour starts the screen.  It shows edu's
+# DMA buffer: the guest has no IOMMU, so it opts in
 # (iio.enable_unsafe_noiommu_mode, see iio(4)).
-demo: all
-	qemu/run --append iio.enable_unsafe_noiommu_mode=1 -- /demo/dummy.sh
+demo:
+	@echo "make demo: building (log: $(BUILD)/demo-build.log) ..."
+	@mkdir -p $(BUILD)
+	@$(MAKE) -s all > $(BUILD)/demo-build.log 2>&1 || \
+		{ tail -n 30 $(BUILD)/demo-build.log; exit 1; }
+	@echo "make demo: booting the guest (QEMU, about a minute) ..."
+	@qemu/run --append iio.enable_unsafe_noiommu_mode=1 -- /demo/tour.sh
 
 # Where the ecosystem looks: man-db's sections under share/man,
 # bash-completion's completionsdir, zsh's fpath (Debian's zsh has

@@ -7,7 +7,7 @@
  *
  * Ported from the 2006 RFC's iio_dev.c (what changed: kmod/HISTORY.md).
  *
- * Semantics (the ABI, see also the README):
+ * Semantics (the ABI, see also kmod/README.md):
  *  - positions are relative to the node's window; read() at or past its
  *    end returns 0; write() starting at or past its end fails with
  *    ENOSPC, one running past it is shortened; lseek() (SEEK_SET, SEEK_CUR,

@@ -18,7 +18,7 @@
 #                       data-race detector, which 6.1 cannot build with
 #                       KASAN), in build/kcsan-kernel/, the same way
 #   make check-kcsan    the guest suite and the stress run under it (not
-#                       part of CI: README, "The KCSAN kernel")
+#                       part of CI: tests/README.md, "Data races: the KCSAN kernel")
 
 CHECK_DEBUG_STRESS_SECONDS ?= 120
 CHECK_DEBUG_FAULTS_SECONDS ?= 120

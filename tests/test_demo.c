@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_demo.c - make demo's steps (qemu/demo/dummy.sh, /demo/dummy.sh in the
- * guest) as the demo runs them: on a terminal, here under load
+ * test_demo.c - make demo's tour (qemu/demo/tour.sh, /demo/tour.sh in the
+ * guest) as the demo runs it: on a terminal, whole, and its edu step under
+ * load
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -15,7 +16,7 @@
 
 #include "lib/iio_test.h"
 
-#define DEMO "/demo/dummy.sh"
+#define DEMO "/demo/tour.sh"
 #define ROUNDS 100
 
 /* a process that only burns CPU, killed with the case's process group */
@@ -37,59 +38,58 @@ static void cpu_hog(void)
  * for ever (about 6 rounds in 100 under this load).  Every round must
  * print 10!, and the demo must end.
  */
-/* how many times @s holds "10! =     3628800", the demo's result line */
-static int results(const char *s)
+/* how many times @s holds @line */
+static int count_of(const char *s, const char *line)
 {
 	int n = 0;
 
-	while ((s = strstr(s, "10! =     3628800"))) {
+	while ((s = strstr(s, line))) {
 		n++;
 		s++;
 	}
 	return n;
 }
 
-static void edu_factorial_under_load(void)
+/*
+ * Runs the demo with @argv on a pseudo-terminal (the demo's output is the
+ * guest's serial console), its waits limited to @wait_s seconds, and
+ * keeps its output in @out (NUL-terminated, the start of it if longer).
+ * Returns its wait status; kills it and fails after @limit_s seconds.
+ */
+static int run_demo(char **argv, const char *wait_s, int limit_s, char *out,
+		    size_t size)
 {
-	static char out[1 << 18];	/* ~150 bytes a round */
-	char *argv[ROUNDS + 3], scratch[4096];
 	unsigned long long deadline;
-	int master, status, i;
+	char scratch[4096];
 	struct pollfd pfd;
+	int master, status;
 	size_t len = 0;
 	pid_t pid;
 	ssize_t n;
 
-	cpu_hog();
-	cpu_hog();
-	argv[0] = "sh";
-	argv[1] = DEMO;
-	for (i = 0; i < ROUNDS; i++)
-		argv[2 + i] = "edu_factorial";
-	argv[ROUNDS + 2] = NULL;
-
+	out[0] = '\0';
 	pid = MUST(forkpty(&master, NULL, NULL, NULL));
 	if (!pid) {
 		/* a lost interrupt ends the demo, not the case's watchdog */
-		setenv("DEMO_WAIT", "10", 1);
+		setenv("DEMO_WAIT", wait_s, 1);
 		execv("/bin/sh", argv);
 		_exit(127);
 	}
 	/* the demo has a session of its own: killed here, not by the watchdog */
-	deadline = now_ms() + 150 * 1000;
+	deadline = now_ms() + (unsigned long long)limit_s * 1000;
 	pfd = (struct pollfd){ .fd = master, .events = POLLIN };
 	for (;;) {
 		long left = (long)(deadline - now_ms());
-		int full = len == sizeof(out) - 1;
+		int full = len == size - 1;
 
 		if (left <= 0 || !poll(&pfd, 1, left)) {
 			kill(-pid, SIGKILL);
 			waitpid(pid, NULL, 0);
-			FAIL("the demo hung after %d of %d rounds", results(out),
-			     ROUNDS);
+			FAIL("the demo hung; its output: %s",
+			     len > 300 ? out + len - 300 : out);
 		}
 		n = read(master, full ? scratch : out + len,
-			 full ? sizeof(scratch) : sizeof(out) - 1 - len);
+			 full ? sizeof(scratch) : size - 1 - len);
 		if (n <= 0)	/* EIO: the terminal's last user closed it */
 			break;
 		if (!full)
@@ -98,14 +98,60 @@ static void edu_factorial_under_load(void)
 	}
 	close(master);
 	EXPECT_EQ(waitpid(pid, &status, 0), pid);
+	return status;
+}
+
+static void edu_factorial_under_load(void)
+{
+	static char out[1 << 18];	/* ~150 bytes a round */
+	char *argv[ROUNDS + 3];
+	int status, i;
+
+	cpu_hog();
+	cpu_hog();
+	argv[0] = "sh";
+	argv[1] = DEMO;
+	for (i = 0; i < ROUNDS; i++)
+		argv[2 + i] = "edu_factorial";
+	argv[ROUNDS + 2] = NULL;
+	status = run_demo(argv, "10", 150, out, sizeof(out));
 	if (!WIFEXITED(status) || WEXITSTATUS(status))
 		FAIL("the demo failed (status %#x) after %d of %d rounds: %s",
-		     status, results(out), ROUNDS,
-		     len > 300 ? out + len - 300 : out);
-	EXPECT_EQ(results(out), ROUNDS);
+		     status, count_of(out, "10! = 3628800"), ROUNDS,
+		     strlen(out) > 300 ? out + strlen(out) - 300 : out);
+	EXPECT_EQ(count_of(out, "10! = 3628800"), ROUNDS);
+}
+
+/*
+ * make demo's whole tour, as make demo runs it: every step ends, each with
+ * its header, and the results it shows are the device's: 10!, 12! and 5!
+ * computed by edu (by interrupt, polled, and through iio_pci_generic),
+ * the pattern back from edu's DMA, the dummy's events and ticks.
+ */
+static void whole_tour(void)
+{
+	static char out[1 << 16];
+	char *argv[] = { "sh", DEMO, NULL };
+	static const char *const shows[] = {
+		"10! = 3628800", "12! = 479001600", "5! = 120",
+		"second page now: DMA through user space",
+		"(1 new)", "|xV4.", "$ iioctl regs",
+	};
+	size_t i;
+	int status;
+
+	status = run_demo(argv, "20", 200, out, sizeof(out));
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		FAIL("the demo failed (status %#x): %s", status,
+		     strlen(out) > 600 ? out + strlen(out) - 600 : out);
+	EXPECT_EQ(count_of(out, "\n== "), 11);
+	for (i = 0; i < sizeof(shows) / sizeof(shows[0]); i++)
+		if (!strstr(out, shows[i]))
+			FAIL("the tour does not show '%s': %s", shows[i], out);
 }
 
 static const struct check_case cases[] = {
 	CASE_T(edu_factorial_under_load, 240),
+	CASE_T(whole_tour, 240),
 };
 CHECK_MAIN(cases)
