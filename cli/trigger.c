@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * trigger.c - iioctl trigger DEV [VALUE]: the stub's event_write through
- * the event node
+ * the event node; --raw bytes, or a struct iio_oneshot armed --in a
+ * duration or --at a CLOCK_MONOTONIC time
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,9 +24,13 @@ static int do_trigger(int argc, const char **argv)
 	const char *arg, *input = "-";
 	unsigned char *bytes = NULL;
 	char path[PATH_MAX];
+	struct iio_oneshot oneshot = { 0 };
+	const char *in = NULL, *at = NULL;
 	struct iio_target t;
 	uint32_t value = 1;
+	const void *data = &value;
 	int raw = 0, fd;
+	uint64_t ns;
 	size_t len;
 	ssize_t n;
 	poptContext ctx;
@@ -33,24 +38,47 @@ static int do_trigger(int argc, const char **argv)
 		{ "raw", 0, POPT_ARG_NONE, &raw, 0,
 		  "write the bytes of FILE (default -, stdin) as they are",
 		  NULL },
+		{ "in", 0, POPT_ARG_STRING, &in, 0,
+		  "arm a one-shot event DURATION from now (250ms, 2s)",
+		  "DURATION" },
+		{ "at", 0, POPT_ARG_STRING, &at, 0,
+		  "arm a one-shot event at TIME, CLOCK_MONOTONIC seconds (as %t prints it)",
+		  "TIME" },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
 
 	ctx = parse_options(argc, argv, options,
-			    "DEV [VALUE] | --raw DEV [FILE|-]");
+			    "DEV [VALUE] | --raw DEV [FILE|-] | --in DURATION DEV | --at TIME DEV");
+	if (!!raw + !!in + !!at > 1)
+		die(IIOCTL_EUSAGE, "trigger: --raw, --in and --at exclude each other");
 	device_resolve(need_arg(ctx, "DEV"), &t);
 	dev = t.dev;
 	arg = poptGetArg(ctx);
+	if (arg && (in || at))
+		die(IIOCTL_EUSAGE, "trigger: a VALUE has no place with --%s (the event comes from the timer)",
+		    in ? "in" : "at");
 	if (arg && raw)
 		input = arg;
 	else if (arg)
 		value = (uint32_t)parse_u64_or_die(arg, "value", 0,
 						   UINT32_MAX);
+	if (in || at) {
+		ns = parse_duration_or_die(in ? in : at, in ? "duration" : "time");
+		if (ns > INT64_MAX)
+			die(IIOCTL_EUSAGE, "invalid %s '%s': too large",
+			    in ? "duration" : "time", in ? in : at);
+		oneshot.time_ns = (int64_t)ns;
+		oneshot.flags = at ? IIO_ONESHOT_ABS : 0;
+		data = &oneshot;
+	}
 	no_more_args(ctx);
 	if (!device_has_events(dev))
 		die(IIOCTL_ENOEVENTS, "%s has no event source (irq none); nothing to trigger",
 		    dev->label);
+	if ((in || at) && strcmp(dev->irq, "oneshot"))
+		die(IIOCTL_EUSAGE, "%s's event source is %s, not a one-shot timer: --%s arms only a device whose irq is oneshot",
+		    dev->label, dev->irq, in ? "in" : "at");
 	if (raw)
 		check_stdin_free(input);
 	if (iioctl_dry_run) {
@@ -63,6 +91,9 @@ static int do_trigger(int argc, const char **argv)
 		if (len > MAX_RAW)
 			die(IIOCTL_EUSAGE, "%s holds more than %d bytes (the most the event device takes)",
 			    input, MAX_RAW);
+		data = bytes;
+	} else if (in || at) {
+		len = sizeof(oneshot);
 	} else {
 		len = sizeof(value);
 	}
@@ -70,7 +101,7 @@ static int do_trigger(int argc, const char **argv)
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		die_open(path, "");
-	n = write(fd, raw ? (const void *)bytes : &value, len);
+	n = write(fd, data, len);
 	if (n < 0 && errno == EOPNOTSUPP)
 		die(IIOCTL_ENOEVENTS, "%s: stub has no event_write", dev->label);
 	if (n < 0 && errno == EIO)
@@ -78,7 +109,9 @@ static int do_trigger(int argc, const char **argv)
 		    dev->label);
 	if (n < 0 && errno == EINVAL)
 		die(IIOCTL_EDEVICE, "%s: the stub refused the %zu-byte write%s",
-		    dev->label, len, raw ? "" : " (value out of its range?)");
+		    dev->label, len,
+		    raw ? "" : in || at ? " (it does not let user space arm its one-shot timer)" :
+		    " (value out of its range?)");
 	if (n < 0)
 		die_perror(IIOCTL_EDEVICE, "%s: write", path);
 	if ((size_t)n != len)
@@ -92,5 +125,5 @@ static int do_trigger(int argc, const char **argv)
 const struct iioctl_cmd iioctl_cmd_trigger = {
 	.name = "trigger",
 	.run = do_trigger,
-	.help = "inject an event: a 4-byte VALUE (default 1), or --raw bytes",
+	.help = "inject an event: a 4-byte VALUE (default 1), --raw bytes, or a one-shot --in/--at",
 };

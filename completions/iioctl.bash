@@ -40,7 +40,7 @@ _iioctl_options()
 	wait-value) echo "-w --width -m --mask -t --timeout -i --interval --change --in --out --dma --mmap" ;;
 	watch) echo "-w --width -i --interval -n --num-changes -t --timeout --format --in --out --dma --mmap" ;;
 	wait-events) echo "-n --num-events -t --timeout --format -q --quiet --vector" ;;
-	trigger) echo "--raw" ;;
+	trigger) echo "--raw --in --at" ;;
 	dma) echo "-j --json -r --request" ;;
 	batch) echo "" ;;
 	*) return ;;
@@ -67,6 +67,7 @@ _iioctl_takes_value()
 	watch:-w | watch:--width | watch:-i | watch:--interval | watch:-n) return 0 ;;
 	watch:--num-changes | watch:-t | watch:--timeout | watch:--format) return 0 ;;
 	wait-value:--dma | watch:--dma) return 0 ;;
+	trigger:--in | trigger:--at) return 0 ;;
 	esac
 	return 1
 }
@@ -249,9 +250,10 @@ _iioctl()
 		elif [ "$w" = -- ]; then
 			ddash=true
 		else
-			case $w in
-			--in) window="read" ;;
-			--out) window="write" ;;
+			case $cmd:$w in
+			trigger:*) ;;
+			*:--in) window="read" ;;
+			*:--out) window="write" ;;
 			esac
 			if [[ $w != *=* ]] && _iioctl_takes_value "$cmd" "$w"; then
 				i=$((i + 1))

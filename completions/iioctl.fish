@@ -276,6 +276,10 @@ complete -c iioctl -n '__fish_seen_subcommand_from dump' -s n -l length -x \
     -d 'dump LENGTH bytes'
 complete -c iioctl -n $region -s w -l width -x -a '1 2 4 8' \
     -d 'access width in bytes'
+complete -c iioctl -n '__fish_seen_subcommand_from trigger' -l in -x \
+    -d 'arm a one-shot event DURATION from now'
+complete -c iioctl -n '__fish_seen_subcommand_from trigger' -l at -x \
+    -d 'arm a one-shot event at a CLOCK_MONOTONIC TIME'
 complete -c iioctl -n '__fish_seen_subcommand_from dump trigger' -l raw \
     -d 'raw bytes'
 complete -c iioctl -n '__fish_seen_subcommand_from peek' -s d -l decimal \
