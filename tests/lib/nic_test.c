@@ -62,44 +62,6 @@ void nic_bind(void)
 	EXPECT_STREQ(read_text("/sys/bus/pci/devices/" NIC "/irq_mode"), "msix");
 }
 
-/* the rest of the first line of @file starting with @prefix (static) */
-const char *line_of(const char *file, const char *prefix)
-{
-	static char buf[512];
-	char line[512];
-	FILE *f = fopen(file, "r");
-
-	if (!f)
-		FAIL("no %s", file);
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, prefix, strlen(prefix))) {
-			fclose(f);
-			line[strcspn(line, "\n")] = 0;
-			snprintf(buf, sizeof(buf), "%s", line + strlen(prefix));
-			return buf;
-		}
-	}
-	fclose(f);
-	FAIL("%s has no line \"%s...\"", file, prefix);
-}
-
-/* the last line of @file (static), for messages */
-const char *last_line(const char *file)
-{
-	static char buf[512];
-	char line[512];
-	FILE *f = fopen(file, "r");
-
-	buf[0] = 0;
-	if (!f)
-		return "(none)";
-	while (fgets(line, sizeof(line), f))
-		snprintf(buf, sizeof(buf), "%s", line);
-	fclose(f);
-	buf[strcspn(buf, "\n")] = 0;
-	return buf[0] ? buf : "(nothing)";
-}
-
 /* whether @s starts with @prefix */
 int starts(const char *s, const char *prefix)
 {
@@ -143,7 +105,7 @@ pid_t peer_start(const char *args)
 		msleep(50);
 	}
 	kill(pid, SIGKILL);
-	FAIL("nic_reflect did not start: %s", last_line(PEER_ERR));
+	FAIL("nic_reflect did not start: %s", last_line(PEER_ERR, "(nothing)"));
 }
 
 /* wait up to @ms for @pid: its exit status, or -1 (then killed) */
@@ -253,13 +215,13 @@ void round_trip(const char *args, unsigned long long count, unsigned int lo,
 		char err[512];
 
 		/* last_line()'s buffer is one: the driver's line copied */
-		snprintf(err, sizeof(err), "%s", last_line(ERR));
+		snprintf(err, sizeof(err), "%s", last_line(ERR, "(nothing)"));
 		FAIL("udrv-e1000e %s: exit %d: %s (peer: %s)", cmd, status, err,
-		     last_line(PEER_ERR));
+		     last_line(PEER_ERR, "(nothing)"));
 	}
 	EXPECT_EQ(lines_in(ERR), 0);
 	if (peer_status)
-		FAIL("nic_reflect: exit %d: %s", peer_status, last_line(PEER_ERR));
+		FAIL("nic_reflect: exit %d: %s", peer_status, last_line(PEER_ERR, "(nothing)"));
 	announce_run(count, lo, hi);
 	bytes = run_bytes(count, lo, hi);
 	if (sscanf(line_of(OUT, "frames: "), "%llu sent, %llu back, %*u bytes "
@@ -274,7 +236,7 @@ void round_trip(const char *args, unsigned long long count, unsigned int lo,
 	if (sscanf(line_of(PEER_OUT, "reflected "), "%llu frames of run 0x%x, "
 		   "%llu bytes, %llu other", &back, &peer_run, &peer_bytes,
 		   &peer_other) != 4)
-		FAIL("cannot parse the peer's \"%s\"", last_line(PEER_OUT));
+		FAIL("cannot parse the peer's \"%s\"", last_line(PEER_OUT, "(nothing)"));
 	EXPECT_EQ(back, count);
 	EXPECT_EQ(peer_bytes, bytes);
 	EXPECT_EQ(peer_run, run_id());

@@ -38,10 +38,6 @@
 void peer_up(void);
 /* ours on iio_pci_generic with vectors=3 (reloaded if it has others) */
 void nic_bind(void);
-/* the rest of the first line of @file starting with @prefix (static) */
-const char *line_of(const char *file, const char *prefix);
-/* the last line of @file (static), for messages */
-const char *last_line(const char *file);
 /* whether @s starts with @prefix */
 int starts(const char *s, const char *prefix);
 /* the lines of @file, -1 if it cannot be read */
