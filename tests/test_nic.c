@@ -12,13 +12,16 @@
  * announced in the kernel log), by MSI-X interrupts per queue and polled,
  * with the device's counters agreeing; then each documented failure:
  * a corrupted, lost or reordered echo (exit 1), no link (4), no peer (5),
+ * the kernel's side sending to the driver (--receive-only, credited; its
+ * frames checked the same way, a corrupted one exit 1, none at all 5),
+ * --transmit-only to the kernel's side,
  * a transmit ring the device stopped taking (6), the device unbound under
  * the run, interrupt-driven and polled (7), the usage and setup errors,
  * and last the port hot-unplugged under a run (device_del, 7).
  *
  * iio_test.nic_frames=N on the kernel command line (tests/run: NIC_FRAMES=N)
- * sets the frames of the two long runs, each way: default 20,000 (8 s
- * each); 1,000,000 took 200 s by interrupt and 168 s polled, at a load of
+ * sets the frames of the four long runs (round trips and from the kernel,
+ * by interrupt and polled): default 20,000 (7 to 9 s each); 1,000,000 took 200 s by interrupt and 168 s polled, at a load of
  * 11 on the shared 2-core host (examples/e1000e.md, "Measured").
  */
 #define _GNU_SOURCE
@@ -71,6 +74,69 @@ static void many_frames_polled(void)
 	nic_bind();
 	round_trip("--poll --window 128", test_param("nic_frames", 20000),
 		   FRAME_MIN, FRAME_MAX);
+}
+
+/* the long runs the other way: the kernel sends (a raw socket on eth0,
+ * tests/helpers/nic_reflect -S), our driver takes them, --receive-only */
+static void many_frames_from_kernel_by_interrupt(void)
+{
+	nic_bind();
+	from_kernel("", test_param("nic_frames", 20000), FRAME_MIN, FRAME_MAX);
+	EXPECT(strstr(line_of(OUT, "run: "), ", receive only"));
+}
+
+static void many_frames_from_kernel_polled(void)
+{
+	nic_bind();
+	from_kernel("--poll", test_param("nic_frames", 20000), FRAME_MIN,
+		    FRAME_MAX);
+}
+
+/* --transmit-only: every size once to the kernel's side, which checks
+ * each; no echo awaited, the run ends when the device sent the last */
+static void transmit_only(void)
+{
+	nic_bind();
+	to_kernel("", 1455, FRAME_MIN, FRAME_MAX);
+	EXPECT(strstr(line_of(OUT, "run: "), ", transmit only"));
+	EXPECT(strstr(line_of(OUT, "rate: "), " frames/s one way, "));
+	to_kernel("--poll --batch 1", 300, 60, 60);
+	EXPECT(starts(line_of(OUT, "doorbells: "), "300 transmit tail writes "
+			"for 300 frames (1.00 per write)"));
+}
+
+/* --receive-only and no sender: exit 5, one line */
+static void receive_only_no_sender_exit_5(void)
+{
+	peer_up();
+	nic_bind();
+	EXPECT_EQ(driver("--receive-only --count 10 --timeout 1000"), EXIT_LOST);
+	EXPECT_STREQ(last_line(ERR, "(nothing)"), "udrv-e1000e: frame 0 not "
+		     "received within 1000 ms: 0 received (lost, or no peer "
+		     "sending)");
+	EXPECT_EQ(lines_in(ERR), 1);
+	EXPECT_EQ(driver("--receive-only --transmit-only"), EXIT_USAGE);
+	EXPECT_STREQ(last_line(ERR, "(nothing)"), "udrv-e1000e: --transmit-only "
+		     "and --receive-only: one or the other");
+}
+
+/* --receive-only: a frame the kernel's side sent corrupted, exit 1 */
+static void receive_only_corrupted_frame_exit_1(void)
+{
+	pid_t drv, peer;
+	int status;
+
+	peer_up();
+	nic_bind();
+	drv = driver_start("--receive-only --run 0x3301 --count 200 "
+			   "--size 60-1514");
+	peer = peer_start("-S 60-1514 -r 0x3301 -c 57 " PEER_IF " 200 3000");
+	status = wait_exit(drv, 10000);
+	wait_exit(peer, 5000);
+	EXPECT_EQ(status, EXIT_BAD_FRAME);
+	EXPECT_STREQ(last_line(ERR, "(nothing)"), "udrv-e1000e: bad frame: "
+		     "frame 57 of 117 bytes: CRC mismatch");
+	EXPECT_EQ(lines_in(ERR), 1);
 }
 
 /* --batch 1: one doorbell per frame; --batch 32 --window 64: fewer */
@@ -302,6 +368,11 @@ static const struct check_case cases[] = {
 	CASE_T(unbind_mid_stream_polled, 60),
 	CASE_T(many_frames_by_interrupt, 900),
 	CASE_T(many_frames_polled, 900),
+	CASE_T(many_frames_from_kernel_by_interrupt, 900),
+	CASE_T(many_frames_from_kernel_polled, 900),
+	CASE_T(transmit_only, 120),
+	CASE_T(receive_only_no_sender_exit_5, 60),
+	CASE_T(receive_only_corrupted_frame_exit_1, 60),
 	CASE(usage_and_setup_errors),
 	CASE_T(device_del_mid_stream, 60),
 };
