@@ -456,8 +456,9 @@ sec_nic() {
 	insmod $MOD/iio_pci_generic.ko vectors=3 || { fail "iio_pci_generic vectors=3"; return; }
 	echo iio_pci_generic > /sys/bus/pci/devices/$NIC_PCI/driver_override
 	[ -e $GEN_DRV/$NIC_PCI ] || echo $NIC_PCI > $GEN_DRV/bind || { fail "bind $NIC_PCI"; return; }
-	# the marker's edu: memory decoding on (no driver has it here)
-	echo 1 > /sys/bus/pci/devices/$UIO_PCI/enable
+	# the marker's edu: memory decoding on, unless a driver has it
+	[ -e /sys/bus/pci/devices/$UIO_PCI/driver ] ||
+		echo 1 > /sys/bus/pci/devices/$UIO_PCI/enable
 	bar=$(head -n 1 /sys/bus/pci/devices/$UIO_PCI/resource | cut -d' ' -f1)
 	nic_marker=$(printf '0x%x' $((bar + 4)))
 	note "nic: $NIC_FRAMES frames a run, $NIC_RUNS runs alternating; ours udrv-e1000e on $NIC_PCI (iio_pci_generic vectors=3), the kernel's e1000e on eth0 with pktgen"
@@ -472,22 +473,28 @@ sec_nic() {
 	if [ -n "${NIC_TRACE:-}" ]; then
 		eth0 down || return
 		phase=1
+		# N and 2N frames each: the difference is N frames' worth,
+		# without the fixed cost (ours: reset, link, counters)
 		for size in 60 1514; do for batch in 1 32; do
-			marker $phase
-			udrv-e1000e --transmit-only --count $NIC_TRACE_FRAMES --size $size \
-				--batch $batch $NIC_PCI > /dev/null || fail "udrv-e1000e trace run"
-			marker $phase
-			echo "R nic_trace $phase ours $size $batch $NIC_TRACE_FRAMES"
-			phase=$((phase + 1))
+			for n in $NIC_TRACE_FRAMES $((2 * NIC_TRACE_FRAMES)); do
+				marker $phase
+				udrv-e1000e --transmit-only --count $n --size $size \
+					--batch $batch $NIC_PCI > /dev/null || fail "udrv-e1000e trace run"
+				marker $phase
+				echo "R nic_trace $phase ours $size $batch $n"
+				phase=$((phase + 1))
+			done
 		done; done
 		eth0 up || return
 		sleep 3
 		for size in 60 1514; do for batch in 1 32; do
-			marker $phase
-			pktgen $NIC_TRACE_FRAMES $size $batch > /dev/null
-			marker $phase
-			echo "R nic_trace $phase kernel $size $batch $NIC_TRACE_FRAMES"
-			phase=$((phase + 1))
+			for n in $NIC_TRACE_FRAMES $((2 * NIC_TRACE_FRAMES)); do
+				marker $phase
+				pktgen $n $size $batch > /dev/null
+				marker $phase
+				echo "R nic_trace $phase kernel $size $batch $n"
+				phase=$((phase + 1))
+			done
 		done; done
 		return
 	fi
@@ -499,6 +506,7 @@ sec_nic() {
 			echo "R nic_tx $size $batch $run ${ours:-0} ${kernel:-0}"
 		done; done
 		for size in 60 1514; do
+			rm -f /tmp/nic.out	# no "run:" line of the run before
 			udrv-e1000e --receive-only --count $NIC_FRAMES --size $size \
 				$NIC_PCI > /tmp/nic.out 2> /tmp/nic.err &
 			drv=$!
@@ -511,6 +519,7 @@ sec_nic() {
 			wait $drv || fail "udrv-e1000e --receive-only: $(cat /tmp/nic.err)"
 			ours=$(nic_rate < /tmp/nic.out)
 			before=$(cat /sys/class/net/eth0/statistics/rx_packets)
+			rm -f /tmp/nic.out
 			udrv-e1000e --transmit-only --poll --count $NIC_FRAMES --size $size \
 				$NIC_PCI > /tmp/nic.out 2> /tmp/nic.err &
 			drv=$!

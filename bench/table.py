@@ -278,12 +278,18 @@ for mode in ("irq", "poll"):
 # 8. udrv-e1000e against the kernel's e1000e: transmit (pktgen) and
 # receive, frames/s; median of NIC_RUNS alternating runs, the range of the
 # run ratios; the MMIO accesses per frame from QEMU's trace (the traced
-# boot, NIC_TRACE_FRAMES frames a phase)
-traps = {m[0]: int(m[1]) for m in multi.get("nic_traps", []) if len(m) == 2}
-per_frame = {}
+# boot, NIC_TRACE_FRAMES and twice that a configuration)
+traps = {int(m[0], 16): int(m[1]) for m in multi.get("nic_traps", []) if len(m) == 2}
+# each configuration traced at N and 2N frames: (count(2N) - count(N)) / N
+counted = {}
 for m in multi.get("nic_trace", []):
-    if len(m) == 5 and m[0] in traps:
-        per_frame[(m[1], m[2], m[3])] = traps[m[0]] / int(m[4])
+    if len(m) == 5 and int(m[0]) in traps:
+        counted.setdefault((m[1], m[2], m[3]), {})[int(m[4])] = traps[int(m[0])]
+per_frame = {}
+for k, c in counted.items():
+    if len(c) == 2:
+        lo, hi = sorted(c)
+        per_frame[k] = (c[hi] - c[lo]) / (hi - lo)
 frames = R.get("nic_frames", ["?"])[0]
 
 

@@ -26,11 +26,11 @@ static void translated_on_iio(void)
 	nic_bind();
 	nr = pci_bar_nr(NIC, 0);
 	EXPECT_STREQ(read_text(iio_attr_path(nr, "dma_iommu")), "translated");
+	from_kernel("", 1455, FRAME_MIN, FRAME_MAX);
+	from_kernel("--poll", 1455, FRAME_MIN, FRAME_MAX);
 	round_trip("", 1455, FRAME_MIN, FRAME_MAX);
 	EXPECT(starts(line_of(OUT, "nic: "), NIC " (iio), 82574L, "));
 	round_trip("--poll", 1455, FRAME_MIN, FRAME_MAX);
-	from_kernel("", 1455, FRAME_MIN, FRAME_MAX);
-	from_kernel("--poll", 1455, FRAME_MIN, FRAME_MAX);
 	pci_generic_unbind(NIC);
 }
 
