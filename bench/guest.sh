@@ -4,7 +4,8 @@
 #
 # usage: /bench/guest.sh [SECTION...]    sections: irq rate dump script nvme
 #                                        nvme_kernel (default: all, in that
-#                                        order),
+#                                        order), nic (a guest booted with
+#                                        qemu/run --nic only),
 #                                        nvme_iommu, udrv_iommu (a guest
 #                                        booted with qemu/run --iommu
 #                                        intel only)
@@ -13,7 +14,8 @@
 # them into the table), "#" lines as notes.  Sizes come from the
 # environment, set by bench/run through the guest's /bench/env:
 # ROUNDS, RUNS (interrupt round trip), RATE_SECS, RATE_FREQS, DUMP_SIZE,
-# HEXDUMP_LEN, POKES, POKE_PROCS, SCRIPT_RUNS, NVME_READS, NVME_SECS.
+# HEXDUMP_LEN, POKES, POKE_PROCS, SCRIPT_RUNS, NVME_READS, NVME_SECS,
+# NIC_FRAMES, NIC_RUNS, NIC_TRACE_FRAMES (NIC_TRACE set: the traced part).
 echo "R boot_uptime $(cut -d' ' -f1 /proc/uptime)"
 [ -f /bench/env ] && . /bench/env
 B=/bench/bin
@@ -384,6 +386,167 @@ sec_udrv_nvme() {
 	echo "$NVME_PCI" > /sys/bus/pci/drivers/vfio-pci/unbind
 	echo none > /sys/bus/pci/devices/$NVME_PCI/driver_override
 	rmmod iio_pci_generic && insmod $MOD/iio_pci_generic.ko
+}
+
+# ---- nic: udrv-e1000e against the kernel's e1000e (qemu/run --nic) ----
+NIC_PCI=0000:00:0a.0
+NIC_FRAMES=${NIC_FRAMES:-20000}
+NIC_RUNS=${NIC_RUNS:-3}
+NIC_TRACE_FRAMES=${NIC_TRACE_FRAMES:-1000}
+
+# eth0 (the kernel's e1000e on 00:0b.0) up and with its link, or down
+eth0() {
+	ip link set eth0 "$1" || { fail "ip link set eth0 $1"; return 1; }
+	[ "$1" = down ] && return 0
+	i=0
+	while [ "$(cat /sys/class/net/eth0/operstate)" != up ] && [ $i -lt 200 ]; do
+		sleep 0.05; i=$((i + 1))
+	done
+	[ "$(cat /sys/class/net/eth0/operstate)" = up ] || { fail "eth0: no link"; return 1; }
+}
+
+# pktgen COUNT SIZE BURST: pktgen sends COUNT frames of SIZE bytes
+# (without the FCS, as udrv-e1000e --size) through eth0, BURST per
+# doorbell (xmit_more); prints its frames/s
+pktgen() {
+	pg=/proc/net/pktgen
+	echo rem_device_all > $pg/kpktgend_0
+	echo add_device eth0 > $pg/kpktgend_0
+	for set in "count $1" "pkt_size $2" "burst $3" "delay 0" "clone_skb 0" \
+		"dst_mac ff:ff:ff:ff:ff:ff"; do
+		echo "$set" > $pg/eth0 || { fail "pktgen: $set"; return; }
+	done
+	echo start > $pg/pgctrl
+	pps=$(sed -n 's/^ *\([0-9]*\)pps .*/\1/p' $pg/eth0)
+	[ -n "$pps" ] || fail "pktgen $*: $(grep -A1 Result $pg/eth0 | tr '\n' ' ')"
+	echo "$pps"
+}
+
+# the frames/s of udrv-e1000e's "rate:" line on stdin
+nic_rate() {
+	sed -n 's/^rate: \([0-9]*\) frames\/s.*/\1/p'
+}
+
+# marker N: a store of N to edu 00:12.0's liveness register, which QEMU's
+# access trace records between the phases it separates (bench/run counts
+# each phase's e1000e-mmio accesses between two markers)
+marker() {
+	devmem "$nic_marker" 32 "$1" || fail "marker $1"
+}
+
+# transmit: udrv-e1000e --transmit-only (interrupts, as the kernel's
+# driver takes its completions) against pktgen through the kernel's
+# e1000e, 60 and 1514 bytes, batch 1 and 32, NIC_RUNS runs alternating.
+# Not symmetric, and not in ours' favour: while ours sends, the kernel's
+# e1000e receives every frame on the same vCPU (eth0 up, for pktgen);
+# while pktgen sends, ours is stopped and QEMU queues what its port does
+# not take (10,000 at most, then drops), and ours' next run skips those
+# as "other" frames.  Receive: udrv-e1000e --receive-only
+# taking what a raw socket on eth0 sends (nic_reflect -S, 128 ahead of
+# the credits), against the kernel's receive path counting (eth0's
+# rx_packets) what udrv-e1000e --transmit-only sends it.
+sec_nic() {
+	[ -f /lib/modules/net/order ] ||
+		{ fail "nic: no /lib/modules/net (qemu/run --nic)"; return; }
+	for ko in $(cat /lib/modules/net/order); do
+		insmod /lib/modules/net/$ko || { fail "insmod $ko"; return; }
+	done
+	[ -e /sys/class/net/eth0 ] || { fail "nic: no eth0"; return; }
+	rmmod iio_pci_generic 2>/dev/null
+	insmod $MOD/iio_pci_generic.ko vectors=3 || { fail "iio_pci_generic vectors=3"; return; }
+	echo iio_pci_generic > /sys/bus/pci/devices/$NIC_PCI/driver_override
+	[ -e $GEN_DRV/$NIC_PCI ] || echo $NIC_PCI > $GEN_DRV/bind || { fail "bind $NIC_PCI"; return; }
+	# the marker's edu: memory decoding on, unless a driver has it
+	[ -e /sys/bus/pci/devices/$UIO_PCI/driver ] ||
+		echo 1 > /sys/bus/pci/devices/$UIO_PCI/enable
+	bar=$(head -n 1 /sys/bus/pci/devices/$UIO_PCI/resource | cut -d' ' -f1)
+	nic_marker=$(printf '0x%x' $((bar + 4)))
+	note "nic: $NIC_FRAMES frames a run, $NIC_RUNS runs alternating; ours udrv-e1000e on $NIC_PCI (iio_pci_generic vectors=3), the kernel's e1000e on eth0 with pktgen"
+	echo "R nic_frames $NIC_FRAMES"
+	eth0 up || return
+	# the MMIO accesses per frame, from QEMU's trace (bench/run turns
+	# the tracing on for this part only)
+	# (both ports' registers are "e1000e-mmio" in the trace, so the other
+	# port stays quiet in each phase: eth0 down while ours sends, which
+	# QEMU holds until eth0 is up again and the kernel takes before
+	# pktgen's phases; ours stopped while pktgen sends)
+	if [ -n "${NIC_TRACE:-}" ]; then
+		eth0 down || return
+		phase=1
+		# N and 2N frames each: the difference is N frames' worth,
+		# without the fixed cost (ours: reset, link, counters)
+		for size in 60 1514; do for batch in 1 32; do
+			for n in $NIC_TRACE_FRAMES $((2 * NIC_TRACE_FRAMES)); do
+				marker $phase
+				udrv-e1000e --transmit-only --count $n --size $size \
+					--batch $batch $NIC_PCI > /dev/null || fail "udrv-e1000e trace run"
+				marker $phase
+				echo "R nic_trace $phase ours $size $batch $n"
+				phase=$((phase + 1))
+			done
+		done; done
+		eth0 up || return
+		sleep 3
+		for size in 60 1514; do for batch in 1 32; do
+			for n in $NIC_TRACE_FRAMES $((2 * NIC_TRACE_FRAMES)); do
+				marker $phase
+				pktgen $n $size $batch > /dev/null
+				marker $phase
+				echo "R nic_trace $phase kernel $size $batch $n"
+				phase=$((phase + 1))
+			done
+		done; done
+		return
+	fi
+	for run in $(seq 1 "$NIC_RUNS"); do
+		for size in 60 1514; do for batch in 1 32; do
+			ours=$(udrv-e1000e --transmit-only --count $NIC_FRAMES --size $size \
+				--batch $batch $NIC_PCI | nic_rate)
+			kernel=$(pktgen $NIC_FRAMES $size $batch)
+			echo "R nic_tx $size $batch $run ${ours:-0} ${kernel:-0}"
+		done; done
+		for size in 60 1514; do
+			rm -f /tmp/nic.out	# no "run:" line of the run before
+			udrv-e1000e --receive-only --count $NIC_FRAMES --size $size \
+				$NIC_PCI > /tmp/nic.out 2> /tmp/nic.err &
+			drv=$!
+			i=0
+			while ! grep -q '^run:' /tmp/nic.out 2>/dev/null && [ $i -lt 200 ]; do
+				sleep 0.05; i=$((i + 1))
+			done
+			nic_reflect -S $size -r $((run * 2 + 1)) -w 128 eth0 $NIC_FRAMES > /dev/null ||
+				fail "nic_reflect -S $size"
+			wait $drv || fail "udrv-e1000e --receive-only: $(cat /tmp/nic.err)"
+			ours=$(nic_rate < /tmp/nic.out)
+			before=$(cat /sys/class/net/eth0/statistics/rx_packets)
+			rm -f /tmp/nic.out
+			udrv-e1000e --transmit-only --poll --count $NIC_FRAMES --size $size \
+				$NIC_PCI > /tmp/nic.out 2> /tmp/nic.err &
+			drv=$!
+			# the clock from the driver's "run:" line (link up, rings set)
+			i=0
+			while ! grep -q '^run:' /tmp/nic.out 2>/dev/null && [ $i -lt 2000 ]; do
+				i=$((i + 1))
+			done
+			t0=$(cut -d' ' -f1 /proc/uptime)
+			# until the kernel has taken them all, or none came for 1 s
+			last=-1 i=0
+			while :; do
+				got=$(($(cat /sys/class/net/eth0/statistics/rx_packets) - before))
+				[ "$got" -ge "$NIC_FRAMES" ] && break
+				if [ "$got" = "$last" ]; then
+					i=$((i + 1)); [ $i -lt 100 ] || break
+				else
+					i=0 last=$got t1=$(cut -d' ' -f1 /proc/uptime)
+				fi
+				sleep 0.01
+			done
+			[ "$got" -ge "$NIC_FRAMES" ] && t1=$(cut -d' ' -f1 /proc/uptime)
+			wait $drv || fail "udrv-e1000e --transmit-only: $(cat /tmp/nic.err)"
+			kernel=$(awk -v n="$got" -v a="$t0" -v b="$t1" 'BEGIN { printf "%d", (b > a ? n / (b - a) : 0) }')
+			echo "R nic_rx $size $run ${ours:-0} $kernel $got"
+		done
+	done
 }
 
 for s in $sections; do

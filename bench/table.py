@@ -275,6 +275,62 @@ for mode in ("irq", "poll"):
                 verdict(ratio >= goal) if goal else "",
                 "p99 %.1f µs vs %.1f µs; p50 %.1f µs vs %.1f µs" % (o[2], c[2], o[1], c[1]))
 
+# 8. udrv-e1000e against the kernel's e1000e: transmit (pktgen) and
+# receive, frames/s; median of NIC_RUNS alternating runs, the range of the
+# run ratios; the MMIO accesses per frame from QEMU's trace (the traced
+# boot, NIC_TRACE_FRAMES and twice that a configuration)
+traps = {int(m[0], 16): int(m[1]) for m in multi.get("nic_traps", []) if len(m) == 2}
+# each configuration traced at N and 2N frames: (count(2N) - count(N)) / N
+counted = {}
+for m in multi.get("nic_trace", []):
+    if len(m) == 5 and int(m[0]) in traps:
+        counted.setdefault((m[1], m[2], m[3]), {})[int(m[4])] = traps[int(m[0])]
+per_frame = {}
+for k, c in counted.items():
+    if len(c) == 2:
+        lo, hi = sorted(c)
+        per_frame[k] = (c[hi] - c[lo]) / (hi - lo)
+frames = R.get("nic_frames", ["?"])[0]
+
+
+def nic_row(figure, pairs, goal, note):
+    pairs = [(o, k) for o, k in pairs if o and k]
+    if not pairs:
+        row("8 nic vs kernel", figure, "no run", "", "-", "", "", note)
+        return
+    ratios = sorted(o / k for o, k in pairs)
+    med = median(ratios)
+    row("8 nic vs kernel", figure, "%.0f" % median(o for o, _ in pairs),
+        "%.0f" % median(k for _, k in pairs), "%.2f" % med,
+        "≥ %.2f" % goal if goal else "(report)",
+        verdict(med >= goal) if goal else "",
+        "median of %d alternating runs, run ratios %.2f–%.2f%s" %
+        (len(pairs), ratios[0], ratios[-1], "; " + note if note else ""))
+
+
+for size in ("60", "1514"):
+    for batch in ("1", "32"):
+        pairs = [(float(m[3]), float(m[4])) for m in multi.get("nic_tx", [])
+                 if len(m) == 5 and m[0] == size and m[1] == batch]
+        if not pairs:
+            continue
+        o, k = per_frame.get(("ours", size, batch)), per_frame.get(("kernel", size, batch))
+        trap = "MMIO accesses per frame (QEMU's trace) %s vs %s" % (
+            "%.2f" % o if o is not None else "?", "%.2f" % k if k is not None else "?")
+        nic_row("transmit frames/s, %s B (+ FCS), batch %s: udrv-e1000e "
+                "--transmit-only vs pktgen through e1000e (burst %s), %s frames" %
+                (size, batch, batch, frames), pairs, 1.0 if batch == "32" else None, trap)
+for size in ("60", "1514"):
+    pairs = [(float(m[2]), float(m[3])) for m in multi.get("nic_rx", [])
+             if len(m) == 5 and m[0] == size]
+    if not pairs:
+        continue
+    short = [m[4] for m in multi.get("nic_rx", []) if len(m) == 5 and m[0] == size and m[4] != frames]
+    nic_row("receive frames/s, %s B: udrv-e1000e --receive-only (from a raw "
+            "socket on eth0) vs the kernel's e1000e counting rx_packets (from "
+            "udrv-e1000e --transmit-only), %s frames" % (size, frames), pairs, 1.0,
+            "the kernel took only %s of the frames in some runs" % ", ".join(short) if short else "")
+
 # 5. the suite
 if "host_boot_first_line" in R:
     boot = float(R["host_boot_first_line"][0])
@@ -301,7 +357,9 @@ print("Made by `%s` (QEMU TCG, QEMU_SMP=%s, git %s, %s, host %d-core, shared)." 
 print("Ratio is always ours / peer; the goal column says which way is good.")
 if R.get("done", ["1"])[0] != "0" or R.get("qemu_status", ["1"])[0] != "0" or \
         R.get("iommu_done", ["1"])[0] != "0" or R.get("iommu_qemu_status", ["1"])[0] != "0" or \
-        R.get("nvmek_done", ["1"])[0] != "0" or R.get("nvmek_qemu_status", ["1"])[0] != "0":
+        R.get("nvmek_done", ["1"])[0] != "0" or R.get("nvmek_qemu_status", ["1"])[0] != "0" or \
+        R.get("nic_done", ["1"])[0] != "0" or R.get("nic_qemu_status", ["1"])[0] != "0" or \
+        R.get("nict_done", ["1"])[0] != "0" or R.get("nict_qemu_status", ["1"])[0] != "0":
     print()
     print("**The guest run reported failures; see the notes.**")
 print()

@@ -217,12 +217,20 @@ static struct {
 	unsigned int timeout_ms;
 } nic = { .timeout_ms = 5000, .fd = { -1, -1, -1 } };
 
+/* what a run does: round trips, or one way */
+enum mode { ROUND_TRIP, TRANSMIT_ONLY, RECEIVE_ONLY };
+
 /* the run */
 static struct {
+	enum mode mode;
 	uint64_t count, sent, back, other, bytes_sent;
+	uint64_t credited;		/* receive-only: taken as of the last credit */
+	unsigned long credits;
+	bool run_known;			/* receive-only: --run, or the first frame's */
 	unsigned int min, max, batch, window;
 	uint32_t run;
 	uint64_t t_progress;		/* when the last echo came */
+	uint64_t t_first;		/* receive-only: when the first frame came */
 	unsigned long tx_doorbells, rx_doorbells;
 } run = { .count = 1000, .min = 60, .max = 60, .batch = 32, .window = 64 };
 
@@ -530,13 +538,22 @@ static unsigned int tx_free(void)
 	return RING - 1 - (nic.tx_tail - nic.tx_clean + RING) % RING;
 }
 
-/* the transmit descriptors the device wrote back (DD) are free again */
-static void tx_reclaim(void)
+/* the transmit descriptors the device wrote back (DD) are free again;
+ * transmit-only: each is a frame done.  Whether any was. */
+static bool tx_reclaim(void)
 {
+	bool any = false;
+
 	while (nic.tx_clean != nic.tx_tail && (nic.tx[nic.tx_clean].status & TXD_DD)) {
 		nic.tx[nic.tx_clean].status = 0;
 		nic.tx_clean = (nic.tx_clean + 1) % RING;
+		any = true;
+		if (run.mode == TRANSMIT_ONLY)
+			run.back++;
 	}
+	if (any && run.mode == TRANSMIT_ONLY)
+		run.t_progress = now_ns();
+	return any;
 }
 
 /* tell the device of every frame filled since the last time */
@@ -571,13 +588,84 @@ static void tx_put(uint64_t seq)
 		tx_ring();
 }
 
+/*
+ * Receive-only: frame @f of @len bytes from the peer's sender, checked
+ * like an echo (kind 1, in order from 0, size, CRC, payload); the run id
+ * is the first frame's unless --run gave one.
+ */
+static void rx_sent_frame(const uint8_t *f, unsigned int len)
+{
+	const char *why;
+	uint64_t seq;
+
+	if (!frame_is_ours(f, len) || f[FRAME_OFF_KIND] == FRAME_KIND_CREDIT ||
+	    (run.run_known && frame_get32(f + FRAME_OFF_RUN) != run.run)) {
+		run.other++;	/* the kernel's own frames, another run's */
+		return;
+	}
+	run.run = frame_get32(f + FRAME_OFF_RUN);
+	run.run_known = true;
+	if (!run.back)
+		run.t_first = now_ns();
+	seq = frame_get64(f + FRAME_OFF_SEQ);
+	why = frame_fault(f, len, FRAME_KIND_SENT);
+	if (why)
+		die(EXIT_BAD_FRAME, "bad frame: frame %llu of %u bytes: %s",
+		    (unsigned long long)seq, len, why);
+	if (seq != run.back)
+		die(EXIT_BAD_FRAME, "bad frame: frame %llu came when %llu was "
+		    "due (%s)", (unsigned long long)seq,
+		    (unsigned long long)run.back,
+		    seq < run.back ? "duplicate" : "out of order or lost");
+	if (len != frame_size(seq))
+		die(EXIT_BAD_FRAME, "bad frame: frame %llu has %u bytes, not %u",
+		    (unsigned long long)seq, len, frame_size(seq));
+	run.back++;
+	run.bytes_sent += len;
+	run.t_progress = now_ns();
+}
+
+/*
+ * Receive-only: tell the sender how many frames were taken (a credit
+ * frame, kind 3, its sequence number the count), so that it keeps at
+ * most --window frames on the wire: QEMU queues at most 10,000 frames
+ * for a port that cannot take them and drops the rest.
+ */
+static void tx_credit(void)
+{
+	unsigned int i = nic.tx_tail;
+
+	if (!tx_free())
+		tx_reclaim();
+	if (!tx_free())
+		return;		/* the next rx_take() tries again */
+	frame_fill(nic.cpu + nic.tx_bufs + (size_t)i * BUF, broadcast, nic.mac,
+		   FRAME_KIND_CREDIT, FRAME_MIN, run.run, run.back);
+	nic.tx[i].length = FRAME_MIN;
+	nic.tx[i].cso = 0;
+	nic.tx[i].css = 0;
+	nic.tx[i].special = 0;
+	nic.tx[i].status = 0;
+	nic.tx[i].cmd = TXD_EOP | TXD_IFCS | TXD_RS;
+	nic.tx_tail = (i + 1) % RING;
+	nic.tx_unrung++;
+	tx_ring();
+	run.credited = run.back;
+	run.credits++;
+}
+
 /* an echo (or another frame) of @len bytes at @f: checked */
 static void rx_frame(const uint8_t *f, unsigned int len)
 {
 	const char *why;
 	uint64_t seq;
 
-	if (!frame_is_ours(f, len) || frame_get32(f + FRAME_OFF_RUN) != run.run) {
+	if (run.mode == RECEIVE_ONLY) {
+		rx_sent_frame(f, len);
+		return;
+	}
+	if (!frame_is_ours(f, len) || frame_get32(f + FRAME_OFF_RUN) != run.run ||
+	    run.mode == TRANSMIT_ONLY) {
 		run.other++;	/* the peer's own traffic, an old run's */
 		return;
 	}
@@ -631,6 +719,10 @@ static unsigned int rx_take(void)
 		nic.rx_taken = 0;
 		run.rx_doorbells++;
 	}
+	if (run.mode == RECEIVE_ONLY && run.back != run.credited &&
+	    (run.back - run.credited >= (run.window + 1) / 2 ||
+	     run.back == run.count))
+		tx_credit();
 	return n;
 }
 
@@ -657,6 +749,13 @@ static void watchdog(void)
 		    "descriptor for %llu ms (TDH %u, TDT %u, %u waiting)",
 		    (unsigned long long)age, rd(TDH), rd(TDT),
 		    (nic.tx_tail - nic.tx_clean + RING) % RING);
+	if (run.mode == TRANSMIT_ONLY)
+		return;		/* all sent: the loop ends */
+	if (run.mode == RECEIVE_ONLY)
+		die(EXIT_LOST, "frame %llu not received within %u ms: %llu "
+		    "received (lost, or no peer sending)",
+		    (unsigned long long)run.back, nic.timeout_ms,
+		    (unsigned long long)run.back);
 	die(EXIT_LOST, "frame %llu not back within %u ms: %llu sent, %llu "
 	    "back (lost, or no peer answering)", (unsigned long long)run.back,
 	    nic.timeout_ms, (unsigned long long)run.sent,
@@ -722,6 +821,13 @@ static void wait_irq(bool tx_full)
 	}
 }
 
+/* round trip: every echo back; transmit-only: every frame sent (DD
+ * written back); receive-only: --count frames taken */
+static bool run_done(void)
+{
+	return run.back >= run.count;
+}
+
 static void run_frames(void)
 {
 	uint64_t next_check = now_ns() + CHECK_NS;
@@ -729,13 +835,15 @@ static void run_frames(void)
 	bool progress;
 
 	run.t_progress = now_ns();
-	while (run.back < run.count) {
+	while (!run_done()) {
 		progress = false;
 		/* as many frames as the window and the ring allow */
-		if (!tx_free())
-			tx_reclaim();
-		while (run.sent < run.count && run.sent - run.back < run.window &&
-		       tx_free()) {
+		if ((!tx_free() || run.mode == TRANSMIT_ONLY) && tx_reclaim() &&
+		    run.mode == TRANSMIT_ONLY)
+			progress = true;
+		while (run.mode != RECEIVE_ONLY && run.sent < run.count &&
+		       (run.sent - run.back < run.window ||
+			run.mode == TRANSMIT_ONLY) && tx_free()) {
 			tx_put(run.sent++);
 			progress = true;
 		}
@@ -750,7 +858,8 @@ static void run_frames(void)
 		}
 		if (progress || nic.poll)
 			continue;
-		wait_irq(!tx_free());
+		wait_irq(!tx_free() || (run.mode == TRANSMIT_ONLY &&
+					run.sent == run.count));
 		if (now_ns() > next_check) {
 			watchdog();
 			next_check = now_ns() + CHECK_NS;
@@ -785,7 +894,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: udrv-e1000e [--count N] [--size BYTES|MIN-MAX] [--batch N]\n"
 		"                   [--window N] [--poll] [--timeout MS] [--run ID]\n"
-		"                   PCI_ADDR\n"
+		"                   [--transmit-only|--receive-only] PCI_ADDR\n"
 		"\n"
 		"A user-space driver for the Intel 82574L (QEMU's e1000e) on libudrv:\n"
 		"opens PCI_ADDR (bound to iio_pci_generic or vfio-pci), resets it,\n"
@@ -798,6 +907,9 @@ static void usage(FILE *f)
 		"  --batch N      frames per transmit doorbell, 1 to %u (default 32)\n"
 		"  --window N     frames out without their echo, 1 to %u (default 64)\n"
 		"  --poll         no interrupts: spin on the rings\n"
+		"  --transmit-only  send N frames, no echoes awaited\n"
+		"  --receive-only   take N frames from the peer's sender (in order\n"
+		"                 from 0), a credit frame back every WINDOW/2\n"
 		"  --timeout MS   the longest wait for the link, a frame or the\n"
 		"                 device (default 5000)\n"
 		"  --run ID       the run id in the frames (default: from the clock)\n"
@@ -850,6 +962,8 @@ int main(int argc, char **argv)
 		{ "poll", no_argument, NULL, 'p' },
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "run", required_argument, NULL, 'r' },
+		{ "transmit-only", no_argument, NULL, 't' },
+		{ "receive-only", no_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -884,6 +998,13 @@ int main(int argc, char **argv)
 			run.run = number("--run", optarg, 1, 0xffffffffu);
 			run_given = true;
 			break;
+		case 't':
+		case 'R':
+			if (run.mode != ROUND_TRIP)
+				die(EXIT_USAGE, "--transmit-only and "
+				    "--receive-only: one or the other");
+			run.mode = c == 't' ? TRANSMIT_ONLY : RECEIVE_ONLY;
+			break;
 		case 'h':
 			usage(stdout);
 			return EXIT_OK;
@@ -899,6 +1020,7 @@ int main(int argc, char **argv)
 	nic.pci = argv[optind];
 	if (strchr(nic.pci, '/') || strlen(nic.pci) > 32)
 		die(EXIT_USAGE, "\"%s\" is not a PCI address", nic.pci);
+	run.run_known = run_given;
 	if (!run_given)
 		run.run = (uint32_t)(now_ns() ^ (uint64_t)getpid() << 16) | 1;
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -949,21 +1071,41 @@ int main(int argc, char **argv)
 	printf("interrupts: %s\n", irq);
 	setup_rings();
 	printf("run: %llu frames of %u to %u bytes, batch %u, window %u, run "
-	       "0x%08x\n", (unsigned long long)run.count, run.min, run.max,
-	       run.batch, run.window, run.run);
+	       "0x%08x%s\n", (unsigned long long)run.count, run.min, run.max,
+	       run.batch, run.window, run.run,
+	       run.mode == TRANSMIT_ONLY ? ", transmit only" :
+	       run.mode == RECEIVE_ONLY ? run_given ? ", receive only" :
+	       ", receive only (the run of the first frame)" : "");
 
 	/* 7. */
 	t0 = now_ns();
 	run_frames();
+	/* receive-only: the rate of the frames, not of waiting for the first */
+	if (run.mode == RECEIVE_ONLY && run.t_first)
+		t0 = run.t_first;
 	elapsed = now_ns() - t0;
 
 	/* 8. */
-	printf("frames: %llu sent, %llu back, %llu bytes each way, %llu other "
-	       "frames received\n", (unsigned long long)run.sent,
-	       (unsigned long long)run.back, (unsigned long long)run.bytes_sent,
-	       (unsigned long long)run.other);
-	printf("rate: %.0f frames/s each way, %.2f Mb/s (%.3f s)\n",
+	if (run.mode == ROUND_TRIP)
+		printf("frames: %llu sent, %llu back, %llu bytes each way, %llu "
+		       "other frames received\n", (unsigned long long)run.sent,
+		       (unsigned long long)run.back,
+		       (unsigned long long)run.bytes_sent,
+		       (unsigned long long)run.other);
+	else if (run.mode == TRANSMIT_ONLY)
+		printf("frames: %llu sent, %llu bytes, %llu other frames "
+		       "received\n", (unsigned long long)run.sent,
+		       (unsigned long long)run.bytes_sent,
+		       (unsigned long long)run.other);
+	else
+		printf("frames: %llu received of run 0x%08x, %llu bytes, %llu "
+		       "other frames received, %lu credits sent\n",
+		       (unsigned long long)run.back, run.run,
+		       (unsigned long long)run.bytes_sent,
+		       (unsigned long long)run.other, run.credits);
+	printf("rate: %.0f frames/s %s, %.2f Mb/s (%.3f s)\n",
 	       (double)run.back * 1e9 / (double)elapsed,
+	       run.mode == ROUND_TRIP ? "each way" : "one way",
 	       (double)run.bytes_sent * 8e3 / (double)elapsed,
 	       (double)elapsed / 1e9);
 	printf("doorbells: %lu transmit tail writes for %llu frames (%.2f per "

@@ -35,6 +35,7 @@
 #define FRAME_MAGIC		0x31564452u
 #define FRAME_KIND_SENT		1
 #define FRAME_KIND_ECHO		2
+#define FRAME_KIND_CREDIT	3	/* receiver to sender: SEQ frames taken */
 #define FRAME_HEADER		38	/* bytes before the payload */
 #define FRAME_MIN		60	/* Ethernet's minimum, without FCS */
 #define FRAME_MAX		1514	/* and maximum, without VLAN tag */

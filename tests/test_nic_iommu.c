@@ -7,7 +7,8 @@
  * rings and frame buffers at I/O virtual addresses), then on mainline
  * vfio-pci; every frame size from 60 to 1514 by MSI-X and polled on each,
  * against the kernel's e1000e (translated too) and the reflector, both
- * ends checking every frame, and after the boot tests/nic/pcap-check
+ * ends checking every frame, and every size sent by the kernel (a raw
+ * socket, nic_reflect -S) to udrv-e1000e --receive-only, by MSI-X and polled, and after the boot tests/nic/pcap-check
  * against QEMU's record of the wire, as for test_nic.
  */
 #define _GNU_SOURCE
@@ -25,6 +26,8 @@ static void translated_on_iio(void)
 	nic_bind();
 	nr = pci_bar_nr(NIC, 0);
 	EXPECT_STREQ(read_text(iio_attr_path(nr, "dma_iommu")), "translated");
+	from_kernel("", 1455, FRAME_MIN, FRAME_MAX);
+	from_kernel("--poll", 1455, FRAME_MIN, FRAME_MAX);
 	round_trip("", 1455, FRAME_MIN, FRAME_MAX);
 	EXPECT(starts(line_of(OUT, "nic: "), NIC " (iio), 82574L, "));
 	round_trip("--poll", 1455, FRAME_MIN, FRAME_MAX);
@@ -39,6 +42,8 @@ static void on_vfio(void)
 	EXPECT(starts(line_of(OUT, "nic: "), NIC " (vfio), 82574L, "));
 	EXPECT(starts(line_of(OUT, "interrupts: "), "msix, 5 vectors; "));
 	round_trip("--poll", 1455, FRAME_MIN, FRAME_MAX);
+	from_kernel("", 1455, FRAME_MIN, FRAME_MAX);
+	from_kernel("--poll", 1455, FRAME_MIN, FRAME_MAX);
 }
 
 static const struct check_case cases[] = {

@@ -353,6 +353,46 @@ char *read_text(const char *path)
 	return buf;
 }
 
+/* the rest of the first line of @file starting with @prefix (static buffer) */
+const char *line_of(const char *file, const char *prefix)
+{
+	static char buf[512];
+	char line[512];
+	FILE *f = fopen(file, "r");
+
+	if (!f)
+		FAIL("no %s", file);
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, prefix, strlen(prefix))) {
+			fclose(f);
+			line[strcspn(line, "\n")] = 0;
+			snprintf(buf, sizeof(buf), "%s", line + strlen(prefix));
+			return buf;
+		}
+	}
+	fclose(f);
+	FAIL("%s has no line \"%s...\"", file, prefix);
+}
+
+/* the last line of @file (static buffer), @if_empty for an empty file */
+const char *last_line(const char *file, const char *if_empty)
+{
+	static char buf[512];
+	char line[512];
+	FILE *f = fopen(file, "r");
+
+	buf[0] = 0;
+	if (!f) {
+		snprintf(buf, sizeof(buf), "(no %s)", file);
+		return buf;
+	}
+	while (fgets(line, sizeof(line), f))
+		snprintf(buf, sizeof(buf), "%s", line);
+	fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+	return buf[0] ? buf : if_empty;
+}
+
 unsigned long long read_num(const char *path)
 {
 	char *text = read_text(path), *end;

@@ -98,6 +98,10 @@ void check_skip(const char *fmt, ...);
 /* sysfs and shell helpers */
 char *read_text(const char *path);		/* trailing newline cut; static */
 unsigned long long read_num(const char *path);	/* strtoull base 0 */
+/* output files: the rest of the first line starting with @prefix (a FAIL
+ * if none), the last line or @if_empty; static buffers */
+const char *line_of(const char *file, const char *prefix);
+const char *last_line(const char *file, const char *if_empty);
 int write_text(const char *path, const char *text);	/* 0 or errno */
 int shell(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void msleep(unsigned int ms);

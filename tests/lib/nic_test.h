@@ -38,10 +38,6 @@
 void peer_up(void);
 /* ours on iio_pci_generic with vectors=3 (reloaded if it has others) */
 void nic_bind(void);
-/* the rest of the first line of @file starting with @prefix (static) */
-const char *line_of(const char *file, const char *prefix);
-/* the last line of @file (static), for messages */
-const char *last_line(const char *file);
 /* whether @s starts with @prefix */
 int starts(const char *s, const char *prefix);
 /* the lines of @file, -1 if it cannot be read */
@@ -57,7 +53,8 @@ pid_t driver_start(const char *args);
 /* the run id of the driver's "run:" line */
 unsigned int run_id(void);
 /* tell tests/nic/pcap-check (through the kernel log) to find this run whole */
-void announce_run(unsigned long long count, unsigned int lo, unsigned int hi);
+void announce_run(unsigned long long count, unsigned int lo, unsigned int hi,
+		  const char *way);
 /* the bytes of the frames 0 .. @count - 1 of sizes @lo to @hi */
 unsigned long long run_bytes(unsigned long long count, unsigned int lo,
 			     unsigned int hi);
@@ -69,5 +66,22 @@ unsigned long long run_bytes(unsigned long long count, unsigned int lo,
  */
 void round_trip(const char *args, unsigned long long count, unsigned int lo,
 		unsigned int hi);
+/*
+ * @count frames of @lo to @hi bytes from the kernel's side (nic_reflect
+ * -S on eth0's raw socket, at most 128 ahead of the receiver's credits)
+ * to udrv-e1000e --receive-only @args: the driver took every frame in
+ * order and whole, the sender saw the credit for the last, the device's
+ * counters agree; announced for the pcap check (" from the kernel").
+ */
+void from_kernel(const char *args, unsigned long long count, unsigned int lo,
+		 unsigned int hi);
+/*
+ * udrv-e1000e --transmit-only @args: @count frames to the kernel's side,
+ * where nic_reflect -n checks every one it takes (no echoes; with no flow
+ * control it may drop some, counted); the device's counters agree;
+ * announced for the pcap check (" one way"), which has them all.
+ */
+void to_kernel(const char *args, unsigned long long count, unsigned int lo,
+	       unsigned int hi);
 
 #endif

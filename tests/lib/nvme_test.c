@@ -55,18 +55,7 @@ void nvme_unbind(void)
 /* the driver's last stderr line, for failure messages */
 const char *nvme_driver_err(void)
 {
-	static char buf[512];
-	FILE *f = fopen(NVME_ERR, "r");
-	char line[512];
-
-	buf[0] = 0;
-	if (!f)
-		return "(no stderr)";
-	while (fgets(line, sizeof(line), f))
-		snprintf(buf, sizeof(buf), "%s", line);
-	fclose(f);
-	buf[strcspn(buf, "\n")] = 0;
-	return buf[0] ? buf : "(nothing on stderr)";
+	return last_line(NVME_ERR, "(nothing on stderr)");
 }
 
 /* udrv-nvme ARGS ADDR, stdout in NVME_OUT, stderr in NVME_ERR: its exit status */
@@ -87,22 +76,7 @@ void nvme_driver_ok(const char *args)
 /* the rest of the first line of NVME_OUT that starts with @prefix */
 const char *nvme_out_line(const char *prefix)
 {
-	static char buf[512];
-	FILE *f = fopen(NVME_OUT, "r");
-	char line[512];
-
-	if (!f)
-		FAIL("no " NVME_OUT);
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, prefix, strlen(prefix))) {
-			fclose(f);
-			line[strcspn(line, "\n")] = 0;
-			snprintf(buf, sizeof(buf), "%s", line + strlen(prefix));
-			return buf;
-		}
-	}
-	fclose(f);
-	FAIL("udrv-nvme printed no \"%s\" line", prefix);
+	return line_of(NVME_OUT, prefix);
 }
 
 void nvme_parse_commands(unsigned long *admin, unsigned long *io)
