@@ -162,14 +162,14 @@ sec_dump() {
 	echo "R hexdump_len $HEXDUMP_LEN"
 	timed hexdump_peer /dev/null hexdump -C -n "$HEXDUMP_LEN" $node
 	timed hexdump_ours_same /dev/null iioctl dump "iio$dummy" -n "$HEXDUMP_LEN"
-	timed hexdump_ours /dev/null iioctl dump "iio$dummy"
-	timed hexdump_ours_mmap /dev/null iioctl dump --mmap "iio$dummy"
+	timed hexdump_ours /dev/null iioctl dump --all "iio$dummy"
+	timed hexdump_ours_mmap /dev/null iioctl dump --all --mmap "iio$dummy"
 	timed raw_peer /dev/null dd if=$node of=/dev/null bs=1M 2>/dev/null
 	timed raw_peer_512 /dev/null dd if=$node of=/dev/null 2>/dev/null
-	timed raw_ours /dev/null iioctl dump --raw "iio$dummy"
-	timed raw_ours_mmap /dev/null iioctl dump --raw --mmap "iio$dummy"
+	timed raw_ours /dev/null iioctl dump --all --raw "iio$dummy"
+	timed raw_ours_mmap /dev/null iioctl dump --all --raw --mmap "iio$dummy"
 	timed raw_pipe_peer /dev/null sh -c "dd if=$node bs=1M 2>/dev/null | cat > /dev/null"
-	timed raw_pipe_ours /dev/null sh -c "iioctl dump --raw iio$dummy | cat > /dev/null"
+	timed raw_pipe_ours /dev/null sh -c "iioctl dump --all --raw iio$dummy | cat > /dev/null"
 	echo "R memread_read $(memread read $node 1048576)"
 	# the same bytes in a tmpfs file, read the same way in the same boot
 	cat $node > /tmp/memread.tmpfs

@@ -241,6 +241,7 @@ static bool compile_fast(int n, const char **words, struct batch_op *op)
 	if (!op->fr || (poke && op->fr->r.node == NODE_IN) ||
 	    !location_parse(&op->fr->r, pos[1], width, &op->loc, why) ||
 	    !location_access(&op->loc, poke, why) ||
+	    (op->verify && !location_verify(&op->loc, why)) ||
 	    (poke && !location_value_mask(&op->loc, pos[2], mask_arg,
 					  &op->value, &op->mask, why)) ||
 	    !region_range(&op->fr->r, op->loc.offset, op->loc.width,
@@ -261,11 +262,25 @@ static void run_fast(const struct batch_op *op)
 	}
 	if (op->kind == OP_POKE)
 		region_poke(&fr->r, loc->offset, loc->width, op->value,
-			    op->mask, op->verify);
+			    op->mask, location_zero_bits(loc), op->verify);
 	else
 		location_print(loc, region_read_value(&fr->r, loc->offset,
 						      loc->width),
 			       op->decimal);
+}
+
+/* --dry-run: what a compiled line would do */
+static void plan_fast(const struct batch_op *op)
+{
+	const struct location *loc = &op->loc;
+
+	if (op->kind == OP_POKE)
+		region_plan_poke(&op->fr->r, loc->offset, loc->width,
+				 op->value, op->mask, location_zero_bits(loc),
+				 1);
+	else
+		region_plan_read(&op->fr->r, loc->offset, loc->width,
+				 loc->width);
 }
 
 /* One line, split into words and run (or checked) as a command. */
@@ -319,8 +334,10 @@ static void for_each_line(char *text, size_t len, struct batch_op *ops,
 		nwords = split_words(copy, words);
 		if (!nwords)
 			continue;
-		if (ops && compile_fast(nwords, words, &ops[nr - 1]))
+		if (ops && compile_fast(nwords, words, &ops[nr - 1])) {
+			plan_fast(&ops[nr - 1]);
 			continue;
+		}
 		run_command_line(words, nwords);
 	}
 	iioctl_batch_line = 0;

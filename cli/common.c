@@ -4,6 +4,7 @@
  * iioctl commands
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,8 @@
 #include "number.h"
 
 bool iioctl_dry_run;
+bool iioctl_dry_run_asked;
+bool iioctl_verbose;
 unsigned long iioctl_batch_line;
 bool iioctl_batch_stdin;
 
@@ -233,8 +236,26 @@ void sleep_ns(uint64_t ns)
 		.tv_nsec = (long)(ns % 1000000000),
 	};
 
-	while (nanosleep(&ts, &ts) && errno == EINTR)
+	while (nanosleep(&ts, &ts) && errno == EINTR && !iioctl_interrupted)
 		;
+}
+
+volatile sig_atomic_t iioctl_interrupted;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	iioctl_interrupted = 1;
+}
+
+void catch_sigint(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigint;
+	iioctl_interrupted = 0;
+	sigaction(SIGINT, &sa, NULL);
 }
 
 uint64_t parse_duration_or_die(const char *s, const char *what)

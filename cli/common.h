@@ -7,6 +7,7 @@
 #define IIOCTL_COMMON_H
 
 #include <popt.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -22,7 +23,7 @@ enum iioctl_status {
 	IIOCTL_ETIMEOUT = 3,	/* wait-events: timeout */
 	IIOCTL_EGONE = 4,	/* the device went away (EIO, POLLHUP) */
 	IIOCTL_ENOEVENTS = 5,	/* no event source / stub has no event_write */
-	IIOCTL_EINTERRUPTED = 130, /* wait-events: SIGINT */
+	IIOCTL_EINTERRUPTED = 130, /* wait-events, watch, wait-value: SIGINT */
 };
 
 /* One subcommand; each cli/<command>.c exports only its entry. */
@@ -46,6 +47,13 @@ int iioctl_run_command(int argc, const char **argv);
  * parse and validate everything, then return before touching a node.
  */
 extern bool iioctl_dry_run;
+/*
+ * The global --dry-run: like iioctl_dry_run, and the commands print on
+ * standard error the accesses they would make (region_plan_*()).
+ */
+extern bool iioctl_dry_run_asked;
+/* The global -v: every device access printed on standard error. */
+extern bool iioctl_verbose;
 /* Set by batch: the number of the line being run, 0 outside batch. */
 extern unsigned long iioctl_batch_line;
 /* Set by batch while the batch itself is read from standard input. */
@@ -127,6 +135,13 @@ uint64_t parse_duration_or_die(const char *s, const char *what);
 uint64_t now_ns(void);
 void print_clock(FILE *f, clockid_t clock);
 void sleep_ns(uint64_t ns);
+/*
+ * watch and wait-value: SIGINT sets iioctl_interrupted (and cuts a
+ * sleep_ns() short) instead of killing the process, which then ends with
+ * status 130 and its summary line.
+ */
+extern volatile sig_atomic_t iioctl_interrupted;
+void catch_sigint(void);
 /* ns as parse_duration() reads it, in the largest exact unit ("1s", "250ms") */
 char *format_duration(uint64_t ns, char *buf, size_t size);
 

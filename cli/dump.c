@@ -8,9 +8,16 @@
 
 #include "common.h"
 #include "dumpfile.h"
+#include "location.h"
 #include "region.h"
 
 #define LINE 16
+/*
+ * What dump reads without -n or --all: 256 bytes, as memtool md does
+ * (lspci -x shows 64), so that a dump of a big BAR touches no more than
+ * its first registers unless asked to.
+ */
+#define DEFAULT_LENGTH 256
 /*
  * Bytes read per region_read_values(): one pread of this size without -w
  * (the kernel still makes the widest aligned accesses, the same ones as
@@ -84,7 +91,7 @@ static inline char *put_offset(char *o, uint64_t offset)
  * 2*step+1 blanks past len; " |", the ASCII column, "|\n".
  */
 static void print_line(uint64_t offset, const unsigned char *b, size_t len,
-		       unsigned w)
+		       unsigned w, const unsigned char *skipped)
 {
 	unsigned step = w ? w : 1;
 	char *o = out_reserve(), *start = o;
@@ -94,7 +101,7 @@ static void print_line(uint64_t offset, const unsigned char *b, size_t len,
 
 	o = put_offset(o, offset);
 	*o++ = ' ';
-	if (step == 1 && len == LINE) {
+	if (step == 1 && len == LINE && !skipped) {
 		/* the common case: "  hh hh ... hh  hh ... hh  |ascii|" */
 		*o++ = ' ';
 #pragma GCC unroll 8
@@ -123,7 +130,11 @@ static void print_line(uint64_t offset, const unsigned char *b, size_t len,
 			o += 2 * step + 1;
 			continue;
 		}
-		if (step == 1) {
+		if (skipped && skipped[i]) {
+			/* a register whose read has side effects: not read */
+			memset(o, '-', 2 * step);
+			o += 2 * step;
+		} else if (step == 1) {
 			memcpy(o, hex_pair + 2 * b[i], 2);
 			o += 2;
 		} else {
@@ -136,8 +147,12 @@ static void print_line(uint64_t offset, const unsigned char *b, size_t len,
 	}
 	*o++ = ' ';
 	*o++ = '|';
-	for (c = 0; c < len; c++)
-		*o++ = ascii[b[c]];
+	for (c = 0; c < len; c++) {
+		if (skipped && skipped[c])
+			*o++ = ' ';
+		else
+			*o++ = ascii[b[c]];
+	}
 	*o++ = '|';
 	*o++ = '\n';
 	out_len += (size_t)(o - start);
@@ -246,14 +261,80 @@ static int compare(struct region *r, const struct dumpfile *d,
 	return differ ? IIOCTL_EDEVICE : IIOCTL_OK;
 }
 
+/*
+ * --raw and --compare cannot show a register left out: a window holding
+ * one whose read has side effects is a usage error without --force.
+ */
+static void refuse_marked(const struct region *r, uint64_t start,
+			  uint64_t len, int force, const char *option)
+{
+	struct location *marked;
+	size_t n;
+
+	if (force)
+		return;
+	n = location_effects_in(r, start, len, &marked);
+	if (!n)
+		return;
+	die(IIOCTL_EUSAGE, "%s: %s cannot leave out %s (0x%llx, read=%s), whose read has side effects: dump around it (-s, -n) or read it with --force",
+	    r->label, option, udrv_reg_name(marked[0].reg),
+	    (unsigned long long)marked[0].offset,
+	    location_read_effect(marked[0].reg));
+}
+
+/*
+ * [pos, pos+n) into buf, leaving out the marked registers (skip[i] set
+ * for their bytes, which are 0 in buf): one region_read_values() per
+ * stretch between them.
+ */
+static void read_around(struct region *r, uint64_t pos, unsigned char *buf,
+			size_t n, unsigned width, const struct location *marked,
+			size_t nmarked, unsigned char *skip)
+{
+	uint64_t at = pos, end = pos + n, from, to;
+	size_t i;
+
+	memset(skip, 0, n);
+	for (i = 0; i <= nmarked; i++) {
+		from = i < nmarked ? marked[i].offset : end;
+		to = i < nmarked ? marked[i].offset + marked[i].width : end;
+		if (from < pos)
+			from = pos;
+		if (from > end)
+			from = end;
+		if (to > end)
+			to = end;
+		/* a value of width that holds a marked byte is left out too */
+		if (width) {
+			from -= (from - pos) % width;
+			to += (width - (to - pos) % width) % width;
+			if (to > end)
+				to = end;
+		}
+		if (from > at)
+			region_read_values(r, at, buf + (at - pos),
+					   (size_t)(from - at), width);
+		if (to > from) {
+			memset(buf + (from - pos), 0, (size_t)(to - from));
+			memset(skip + (from - pos), 1, (size_t)(to - from));
+		}
+		if (to > at)
+			at = to;
+	}
+}
+
 static int do_dump(int argc, const char **argv)
 {
 	const char *width_arg = NULL, *start_arg = NULL, *len_arg = NULL;
 	const char *compare_path = NULL;
 	unsigned char *buf, prev[LINE];
+	const unsigned char *sk;
 	uint64_t start = 0, len, pos, end;
 	size_t n, i, line_len;
-	int raw = 0, folded = 0, have_prev = 0;
+	int raw = 0, folded = 0, have_prev = 0, all = 0, force = 0;
+	struct location *marked = NULL;
+	unsigned char *skip = NULL;
+	size_t nmarked = 0;
 	unsigned width = 0;
 	struct region r;
 	poptContext ctx;
@@ -261,7 +342,11 @@ static int do_dump(int argc, const char **argv)
 		{ "skip", 's', POPT_ARG_STRING, &start_arg, 0,
 		  "start at OFFSET (default 0)", "OFFSET" },
 		{ "length", 'n', POPT_ARG_STRING, &len_arg, 0,
-		  "dump LENGTH bytes (default: to the end)", "LENGTH" },
+		  "dump LENGTH bytes (default 256)", "LENGTH" },
+		{ "all", 'a', POPT_ARG_NONE, &all, 0,
+		  "dump to the end of the region or window", NULL },
+		{ "force", 0, POPT_ARG_NONE, &force, 0,
+		  "read the registers whose read has side effects too", NULL },
 		{ "width", 'w', POPT_ARG_STRING, &width_arg, 0,
 		  "one access of W bytes per value: 1, 2, 4 or 8 (default: bytes, read in 4-byte accesses from a PCI device's mem region, else in chunks)",
 		  "W" },
@@ -282,16 +367,22 @@ static int do_dump(int argc, const char **argv)
 		width = parse_width_or_die(width_arg);
 	region_select(&r, need_arg(ctx, "DEV"));
 	no_more_args(ctx);
+	if (all && len_arg)
+		die(IIOCTL_EUSAGE, "--all and --length conflict");
 	if (compare_path) {
 		struct dumpfile d;
 		int status;
 
 		if (raw)
 			die(IIOCTL_EUSAGE, "--compare and --raw conflict");
+		if (all)
+			die(IIOCTL_EUSAGE, "--compare compares the file's length: --all does not go with it");
 		d = load_compare(compare_path, start_arg, len_arg, &start,
 				 &len);
 		region_check_range(&r, start, len, width);
+		refuse_marked(&r, start, len, force, "--compare");
 		if (iioctl_dry_run) {
+			region_plan_read(&r, start, len, width);
 			free(d.bytes);
 			return IIOCTL_OK;
 		}
@@ -307,12 +398,24 @@ static int do_dump(int argc, const char **argv)
 	if (start > r.size)
 		region_check_range(&r, start, 0, width);	/* dies */
 	len = r.size - start;
+	if (!all && len > DEFAULT_LENGTH)
+		len = DEFAULT_LENGTH;
 	if (len_arg)
 		len = parse_u64_or_die(len_arg, "length", NUM_SUFFIX,
 				       UINT64_MAX);
 	region_check_range(&r, start, len, width);
-	if (iioctl_dry_run || (len_arg && !len))
+	if (raw)
+		refuse_marked(&r, start, len, force, "--raw");
+	else if (!force)
+		nmarked = location_effects_in(&r, start, len, &marked);
+	if (len_arg && !len)
 		return IIOCTL_OK;	/* -n 0: nothing, as hexdump -n 0 */
+	if (iioctl_dry_run) {
+		region_plan_read(&r, start, len, width);
+		free(marked);
+		return IIOCTL_OK;
+	}
+	location_say_skipped(&r, marked, nmarked);
 	open_for_reading(&r, start, len, width);
 	buf = xmalloc(CHUNK);
 	init_tables();
@@ -324,26 +427,35 @@ static int do_dump(int argc, const char **argv)
 		/* what is formatted is out before a failed read can die */
 		if (!raw)
 			out_flush();
-		region_read_values(&r, pos, buf, n, width);
+		if (nmarked) {
+			if (!skip)
+				skip = xmalloc(CHUNK);
+			read_around(&r, pos, buf, n, width, marked, nmarked,
+				    skip);
+		} else {
+			region_read_values(&r, pos, buf, n, width);
+		}
 		if (raw) {
 			fwrite(buf, 1, n, stdout);
 			continue;
 		}
 		for (i = 0; i < n; i += LINE) {
 			line_len = n - i < LINE ? n - i : LINE;
-			if (have_prev && line_len == LINE &&
+			sk = skip && memchr(skip + i, 1, line_len) ?
+			     skip + i : NULL;
+			if (have_prev && line_len == LINE && !sk &&
 			    !memcmp(prev, buf + i, LINE)) {
 				if (!folded)
 					print_text("*\n");
 				folded = 1;
 				continue;
 			}
-			print_line(pos + i, buf + i, line_len, width);
+			print_line(pos + i, buf + i, line_len, width, sk);
 			if (line_len == LINE)
 				memcpy(prev, buf + i, LINE);
 			else
 				memcpy(prev, buf + i, line_len);
-			have_prev = line_len == LINE;
+			have_prev = line_len == LINE && !sk;
 			folded = 0;
 		}
 	}
@@ -358,6 +470,8 @@ static int do_dump(int argc, const char **argv)
 	free(out_buf);
 	out_buf = NULL;
 	free(buf);
+	free(skip);
+	free(marked);
 	region_close(&r);
 	return IIOCTL_OK;
 }
@@ -365,5 +479,5 @@ static int do_dump(int argc, const char **argv)
 const struct iioctl_cmd iioctl_cmd_dump = {
 	.name = "dump",
 	.run = do_dump,
-	.help = "hexdump of the region or a window (-s, -n, -w, --raw, --mmap)",
+	.help = "hexdump of 256 bytes, a window (-s, -n) or all (--all) of the region (-w, --raw, --mmap)",
 };

@@ -125,9 +125,110 @@ bool location_access(const struct location *loc, bool write, char *why)
 	else if (write && loc->field && access == UDRV_REG_WO)
 		snprintf(why, WHY_MAX, "register %s is write-only: its field %s cannot be changed alone (write the register)",
 			 udrv_reg_name(reg), udrv_field_name(loc->field));
+	else if (write && loc->field &&
+		 udrv_field_access(loc->field) == UDRV_REG_RO)
+		snprintf(why, WHY_MAX, "field %s.%s is read-only",
+			 udrv_reg_name(reg), udrv_field_name(loc->field));
 	else
 		return true;
 	return false;
+}
+
+bool location_verify(const struct location *loc, char *why)
+{
+	if (!loc->reg || udrv_reg_access(loc->reg) != UDRV_REG_WO)
+		return true;
+	snprintf(why, WHY_MAX, "register %s is write-only: --verify cannot read it back",
+		 udrv_reg_name(loc->reg));
+	return false;
+}
+
+uint64_t location_zero_bits(const struct location *loc)
+{
+	uint64_t zero = 0;
+	size_t i;
+
+	if (!loc->reg)
+		return 0;
+	for (i = 0; i < udrv_reg_field_count(loc->reg); i++) {
+		const struct udrv_field *f = udrv_reg_field_at(loc->reg, i);
+
+		if (f != loc->field && udrv_field_access(f) == UDRV_REG_W1C)
+			zero |= udrv_field_mask(f);
+	}
+	return zero & width_bits(loc->width);
+}
+
+const char *location_read_effect(const struct udrv_reg *reg)
+{
+	return reg && udrv_reg_read(reg) != UDRV_READ_PLAIN ?
+	       udrv_reg_read_name(udrv_reg_read(reg)) : NULL;
+}
+
+size_t location_effects_in(const struct region *r, uint64_t offset,
+			   uint64_t len, struct location **out)
+{
+	const struct udrv_regmap *map;
+	struct iio_window w = { 0 };
+	struct location *locs = NULL;
+	size_t n = 0, i;
+
+	*out = NULL;
+	if (r->node == NODE_DMA || !len)
+		return 0;
+	map = device_regmap(r->dev);
+	if (!map)
+		return 0;
+	if (r->node == NODE_IN || r->node == NODE_OUT)
+		w = device_window(r->dev, r->node);
+	for (i = 0; i < udrv_regmap_reg_count(map); i++) {
+		const struct udrv_reg *reg = udrv_regmap_reg_at(map, i);
+		uint64_t start = udrv_reg_offset(reg);
+
+		if (!location_read_effect(reg))
+			continue;
+		if (w.present) {
+			if (start < w.offset || start - w.offset >= w.len)
+				continue;
+			start -= w.offset;
+		}
+		if (start >= offset + len ||
+		    start + udrv_reg_width(reg) <= offset)
+			continue;
+		locs = xrealloc(locs, (n + 1) * sizeof(*locs));
+		locs[n++] = (struct location){ .offset = start,
+					       .width = udrv_reg_width(reg),
+					       .reg = reg };
+	}
+	/* by offset (maps are short: an insertion sort) */
+	for (i = 1; i < n; i++) {
+		struct location l = locs[i];
+		size_t j = i;
+
+		for (; j && locs[j - 1].offset > l.offset; j--)
+			locs[j] = locs[j - 1];
+		locs[j] = l;
+	}
+	*out = locs;
+	return n;
+}
+
+void location_say_skipped(const struct region *r, const struct location *l,
+			  size_t n)
+{
+	size_t i;
+
+	if (!n)
+		return;
+	fprintf(stderr, "iioctl: %s: not reading ", r->label);
+	for (i = 0; i < n; i++)
+		fprintf(stderr, "%s%s (0x%llx, read=%s)",
+			i == 0 ? "" : i + 1 == n ? " nor " : ", ",
+			udrv_reg_name(l[i].reg), (unsigned long long)l[i].offset,
+			location_read_effect(l[i].reg));
+	fprintf(stderr, ": %s side effects (--force reads %s)\n",
+		n == 1 ? "its read has" : "their reads have",
+		n == 1 ? "it" : "them");
 }
 
 void location_check_access(const struct location *loc, bool write)

@@ -41,6 +41,29 @@ void location_parse_or_die(const struct region *r, const char *arg,
 /* False (why set) if a named register is write-only (reading) or read-only. */
 bool location_access(const struct location *loc, bool write, char *why);
 void location_check_access(const struct location *loc, bool write);
+/* False (why set) for poke --verify of a write-only register. */
+bool location_verify(const struct location *loc, char *why);
+/*
+ * The bits a read-modify-write of the location writes 0 rather than as
+ * read: the register's w1c fields but the location's own (iio-regmap(5)).
+ */
+uint64_t location_zero_bits(const struct location *loc);
+/* "clear" or "pop" for a register whose read has side effects, else NULL */
+const char *location_read_effect(const struct udrv_reg *reg);
+/*
+ * The registers of r's map whose read has side effects and that overlap
+ * [offset, offset+len) of the node, by offset (at their offsets in the
+ * node): their number, and in *out an array to free().
+ */
+size_t location_effects_in(const struct region *r, uint64_t offset,
+			   uint64_t len, struct location **out);
+/*
+ * The one line dump, watch and regs print for the n registers they leave
+ * out: "iioctl: LABEL: not reading isr (0x10, read=clear): its read has
+ * side effects (--force reads it)".
+ */
+void location_say_skipped(const struct region *r, const struct location *l,
+			  size_t n);
 /*
  * VALUE[:MASK] and -m MASK (or NULL) for the location: for a field, the
  * field's bits (VALUE may be one of its named values), shifted into the

@@ -162,7 +162,7 @@ static void print_usage(FILE *f)
 	size_t i;
 
 	fputs("usage: iioctl [--sysfs DIR] [--dev DIR] [--map FILE] [--maps DIRS]\n"
-	      "              COMMAND [OPTIONS] [ARGS]\n"
+	      "              [-v] [-D] COMMAND [OPTIONS] [ARGS]\n"
 	      "       iioctl -V | --version | -h | --help | help [COMMAND]\n\n"
 	      "commands (iioctl COMMAND --help for each one's options):\n", f);
 	for (i = 0; i < NCOMMANDS; i++)
@@ -171,7 +171,9 @@ static void print_usage(FILE *f)
 	      "  --sysfs DIR  the class folder (default /sys/class/iio; $IIOCTL_SYSFS)\n"
 	      "  --dev DIR    the node folder (default /dev; $IIOCTL_DEV)\n"
 	      "  --map FILE   the register map of every DEV (iio-regmap(5))\n"
-	      "  --maps DIRS  folders searched first for maps ($IIOCTL_MAPS)\n\n"
+	      "  --maps DIRS  folders searched first for maps ($IIOCTL_MAPS)\n"
+	      "  --verbose    (-v) print every device access on stderr\n"
+	      "  --dry-run    (-D) check, print the accesses, touch nothing\n\n"
 	      "DEV is iioN, N, a node path (/dev/iio0_in picks the in window), a\n"
 	      "PCI address (0000:00:10.0, .../bar2) or an exact device name.\n"
 	      "Numbers: decimal or 0x hex, K/M/G suffixes (powers of 1024) for\n"
@@ -218,7 +220,7 @@ int main(int argc, const char **argv)
 {
 	/* static: popt's copies of the option values stay reachable */
 	static const char *sysfs, *dev, *map, *maps;
-	int help = 0, version = 0, rc, status;
+	int help = 0, version = 0, verbose = 0, dry_run = 0, rc, status;
 	const char **args;
 	poptContext ctx;
 	int nargs;
@@ -231,6 +233,11 @@ int main(int argc, const char **argv)
 		  "the register map of every device (iio-regmap(5))", "FILE" },
 		{ "maps", 0, POPT_ARG_STRING, &maps, 0,
 		  "folders searched first for register maps", "DIRS" },
+		{ "verbose", 'v', POPT_ARG_NONE, &verbose, 0,
+		  "print every device access on stderr", NULL },
+		{ "dry-run", 'D', POPT_ARG_NONE, &dry_run, 0,
+		  "check, and print the accesses it would make, touching nothing",
+		  NULL },
 		{ "version", 'V', POPT_ARG_NONE, &version, 0,
 		  "print the version", NULL },
 		{ "help", 'h', POPT_ARG_NONE, &help, 0, "show the commands",
@@ -276,6 +283,8 @@ int main(int argc, const char **argv)
 		die(IIOCTL_EUSAGE, "missing command (see iioctl --help)");
 	device_set_roots(sysfs && *sysfs ? sysfs : NULL,
 			 dev && *dev ? dev : NULL);
+	iioctl_verbose = verbose;
+	iioctl_dry_run = iioctl_dry_run_asked = dry_run;
 	if (map)
 		regmap_set_file(map);
 	if (maps)

@@ -36,8 +36,10 @@ static int do_peek(int argc, const char **argv)
 	no_more_args(ctx);
 	location_check_access(&loc, false);
 	region_check_range(&r, loc.offset, loc.width, loc.width);
-	if (iioctl_dry_run)
+	if (iioctl_dry_run) {
+		region_plan_read(&r, loc.offset, loc.width, loc.width);
 		return IIOCTL_OK;
+	}
 	region_open(&r, false, loc.offset, loc.width);
 	v = region_read_value(&r, loc.offset, loc.width);
 	region_close(&r);

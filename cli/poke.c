@@ -25,6 +25,9 @@ static int poke_from(struct region *r, uint64_t offset, const char *path,
 		/* batch: stdin may be the batch itself; check files only */
 		if (strcmp(path, "-") && access(path, R_OK))
 			die_perror(IIOCTL_EUSAGE, "cannot open %s", path);
+		if (region_planning())
+			fprintf(stderr, "iioctl: %s: would write the bytes of %s at 0x%llx\n",
+				r->label, path, (unsigned long long)offset);
 		return IIOCTL_OK;
 	}
 	buf = load_input(path, r->size - offset, &len);
@@ -119,6 +122,12 @@ static int do_poke(int argc, const char **argv)
 	location_value_mask_or_die(&loc, value_arg, mask_arg, &value, &mask);
 	no_more_args(ctx);
 	location_check_access(&loc, true);
+	if (verify) {
+		char why[WHY_MAX];
+
+		if (!location_verify(&loc, why))
+			die(IIOCTL_EUSAGE, "%s", why);
+	}
 	if (count_arg) {
 		count = parse_u64_or_die(count_arg, "count", 0,
 					 UINT64_MAX / width);
@@ -128,11 +137,15 @@ static int do_poke(int argc, const char **argv)
 	}
 	region_check_range(&r, offset, count * width, width);
 	region_check_writable(&r);
-	if (iioctl_dry_run)
+	if (iioctl_dry_run) {
+		region_plan_poke(&r, offset, width, value, mask,
+				 location_zero_bits(&loc), count);
 		return IIOCTL_OK;
+	}
 	region_open(&r, true, offset, count * width);
 	for (i = 0; i < count; i++)
-		region_poke(&r, offset + i * width, width, value, mask, verify);
+		region_poke(&r, offset + i * width, width, value, mask,
+			    location_zero_bits(&loc), verify);
 	region_close(&r);
 	return IIOCTL_OK;
 }

@@ -189,6 +189,85 @@ void region_close(struct region *r)
 	r->map = NULL;
 }
 
+/* " (phys 0x...)" for the node's offset, "" for a DMA buffer */
+static void phys_text(const struct region *r, uint64_t offset, char *buf,
+		      size_t size)
+{
+	uint64_t phys = r->dev->physaddr + r->window_offset + offset;
+
+	if (r->node == NODE_DMA || !r->dev->physaddr)
+		buf[0] = '\0';
+	else
+		snprintf(buf, size, " (phys 0x%llx)",
+			 (unsigned long long)phys);
+}
+
+/* -v: one line on stderr per device access, as it happens */
+static void log_access(const struct region *r, bool write, uint64_t offset,
+		       unsigned width, uint64_t value)
+{
+	char phys[48];
+
+	if (!iioctl_verbose)
+		return;
+	phys_text(r, offset, phys, sizeof(phys));
+	fprintf(stderr, "iioctl: %s: %s %u at 0x%llx%s: 0x%0*llx\n",
+		r->label, write ? "write" : "read ", width,
+		(unsigned long long)offset, phys, (int)(2 * width),
+		(unsigned long long)value);
+}
+
+bool region_planning(void)
+{
+	return iioctl_dry_run && iioctl_dry_run_asked;
+}
+
+void region_plan_read(const struct region *r, uint64_t offset, uint64_t len,
+		      unsigned width)
+{
+	char phys[48];
+
+	if (!region_planning() || !len)
+		return;
+	phys_text(r, offset, phys, sizeof(phys));
+	if (width && len == width)
+		fprintf(stderr, "iioctl: %s: would read %u at 0x%llx%s\n",
+			r->label, width, (unsigned long long)offset, phys);
+	else
+		fprintf(stderr, "iioctl: %s: would read 0x%llx bytes at 0x%llx%s%s%.0u%s\n",
+			r->label, (unsigned long long)len,
+			(unsigned long long)offset, phys,
+			width ? ", one access of " : "", width,
+			width ? " bytes a value" : "");
+}
+
+void region_plan_poke(const struct region *r, uint64_t offset,
+		      unsigned width, uint64_t value, uint64_t mask,
+		      uint64_t zero, uint64_t count)
+{
+	int digits = (int)(2 * width);
+	char phys[48];
+	uint64_t i;
+
+	if (!region_planning())
+		return;
+	for (i = 0; i < count; i++) {
+		uint64_t at = offset + i * width;
+		uint64_t keep = ~mask & ~zero & width_bits(width);
+
+		phys_text(r, at, phys, sizeof(phys));
+		if (mask == width_bits(width))
+			fprintf(stderr, "iioctl: %s: would write %u at 0x%llx%s: 0x%0*llx\n",
+				r->label, width, (unsigned long long)at,
+				phys, digits, (unsigned long long)value);
+		else
+			fprintf(stderr, "iioctl: %s: would read %u at 0x%llx%s and write (old & 0x%0*llx) | 0x%0*llx\n",
+				r->label, width, (unsigned long long)at,
+				phys, digits, (unsigned long long)keep,
+				digits, (unsigned long long)value);
+	}
+}
+
 static volatile void *map_at(struct region *r, uint64_t offset)
 {
 	return r->map + (offset - r->map_start);
@@ -271,6 +350,7 @@ static void transfer(struct region *r, bool write, uint64_t offset,
 			unsigned w = widest(offset, len, r->max_access);
 			uint64_t v;
 
+			v = 0;
 			if (write) {
 				memcpy(&v, p, w);
 				udrv_store(map_at(r, offset), w, v);
@@ -279,15 +359,24 @@ static void transfer(struct region *r, bool write, uint64_t offset,
 				memcpy(p, &v, w);
 			}
 			check_mapping(r);
+			log_access(r, write, offset, w, v);
 			n = (ssize_t)w;
 		} else {
 			/* one pread/pwrite per access with max_access or on a
 			 * page the kernel keeps */
-			size_t chunk = r->max_access || r->map ?
+			size_t chunk = r->max_access || r->map ||
+				       iioctl_verbose ?
 				widest(offset, len, r->max_access) : len;
 
 			n = write ? pwrite(r->fd, p, chunk, (off_t)offset) :
 				    pread(r->fd, p, chunk, (off_t)offset);
+			if (iioctl_verbose && n == (ssize_t)chunk) {
+				uint64_t v = 0;
+
+				memcpy(&v, p, chunk);	/* little-endian */
+				log_access(r, write, offset, (unsigned)chunk,
+					   v);
+			}
 		}
 		if (n <= 0)
 			transfer_failed(r, write, offset, len, n);
@@ -306,11 +395,13 @@ uint64_t region_read_value(struct region *r, uint64_t offset, unsigned width)
 	if (r->map && !kernel_page(r, offset, width)) {
 		v = udrv_load(map_at(r, offset), width);
 		check_mapping(r);
+		log_access(r, false, offset, width, v);
 		return v;
 	}
 	n = udrv_pread_value(r->fd, offset, width, &v);
 	if (n != (ssize_t)width)
 		transfer_failed(r, false, offset, width, n);
+	log_access(r, false, offset, width, v);
 	return v;
 }
 
@@ -322,11 +413,13 @@ void region_write_value(struct region *r, uint64_t offset, unsigned width,
 	if (r->map && !kernel_page(r, offset, width)) {
 		udrv_store(map_at(r, offset), width, value);
 		check_mapping(r);
+		log_access(r, true, offset, width, value);
 		return;
 	}
 	n = udrv_pwrite_value(r->fd, offset, width, value);
 	if (n != (ssize_t)width)
 		transfer_failed(r, true, offset, width, n);
+	log_access(r, true, offset, width, value);
 }
 
 void region_read_values(struct region *r, uint64_t offset, void *buf,
@@ -365,18 +458,18 @@ void region_write_values(struct region *r, uint64_t offset, const void *buf,
 }
 
 void region_poke(struct region *r, uint64_t offset, unsigned width,
-		 uint64_t value, uint64_t mask, bool verify)
+		 uint64_t value, uint64_t mask, uint64_t zero, bool verify)
 {
 	uint64_t all = width_bits(width);
 	uint64_t back;
 
 	if (mask != all)
-		value |= region_read_value(r, offset, width) & ~mask;
+		value |= region_read_value(r, offset, width) & ~mask & ~zero;
 	region_write_value(r, offset, width, value);
 	if (!verify)
 		return;
 	back = region_read_value(r, offset, width);
-	if (back != value)
+	if ((back & ~zero) != (value & ~zero))
 		die(IIOCTL_EDEVICE, "%s: verify failed: read back 0x%0*llx at 0x%llx after writing 0x%0*llx",
 		    r->label, (int)(2 * width), (unsigned long long)back,
 		    (unsigned long long)offset, (int)(2 * width),

@@ -100,11 +100,23 @@ void region_write_values(struct region *r, uint64_t offset, const void *buf,
 
 /*
  * poke: value at offset, under mask (read-modify-write when the mask is
- * not all of the width), read back with verify (dies with status 1 if it
- * differs).
+ * not all of the width: the bits of zero, a register's w1c fields, are
+ * written 0, not as read), read back with verify (dies with status 1 if
+ * it differs).  With -v every access is printed on stderr as it happens.
  */
 void region_poke(struct region *r, uint64_t offset, unsigned width,
-		 uint64_t value, uint64_t mask, bool verify);
+		 uint64_t value, uint64_t mask, uint64_t zero, bool verify);
+/*
+ * --dry-run (the global one, iioctl_dry_run_asked): whether the commands
+ * print what they would do; the region_plan_ lines on stderr, "iioctl:
+ * LABEL: would read ..." and "would write ...", nothing touched.
+ */
+bool region_planning(void);
+void region_plan_read(const struct region *r, uint64_t offset, uint64_t len,
+		      unsigned width);
+void region_plan_poke(const struct region *r, uint64_t offset,
+		      unsigned width, uint64_t value, uint64_t mask,
+		      uint64_t zero, uint64_t count);
 /* peek's output: "0x" and 2*width hex digits, or decimal; a newline. */
 void print_value(uint64_t v, unsigned width, bool decimal);
 

@@ -19,6 +19,7 @@ struct shown {
 	struct location loc;
 	bool has_value;
 	uint64_t value;
+	const char *not_read;	/* why it was not read, or NULL */
 };
 
 /* The text table: a row per register or field, columns aligned. */
@@ -77,7 +78,7 @@ static char *reg_value_text(const struct shown *s)
 	uint64_t reset;
 
 	if (!s->has_value)
-		return xstrdup("- (write-only)");
+		return format("- (%s)", s->not_read);
 	if (!udrv_reg_reset(s->loc.reg, &reset) && s->value != reset)
 		return format("0x%0*llx (reset 0x%0*llx)", digits,
 			      (unsigned long long)s->value, digits,
@@ -124,7 +125,10 @@ static void print_text(const struct shown *shown, size_t n)
 				continue;
 			add_row(&rows, &nrows,
 				format("  %s", udrv_field_name(f)),
-				field_bits_text(f), xstrdup(""),
+				field_bits_text(f),
+				xstrdup(udrv_field_access(f) == UDRV_REG_RW ?
+					"" : udrv_reg_access_name(
+						udrv_field_access(f))),
 				field_value_text(s, f), udrv_field_desc(f));
 		}
 	}
@@ -202,7 +206,8 @@ static void print_json(const struct shown *shown, size_t n)
 			printf("%llu", (unsigned long long)s->value);
 		else
 			printf("null");
-		printf(", \"reset\": ");
+		printf(", \"read\": \"%s\", \"reset\": ",
+		       udrv_reg_read_name(udrv_reg_read(reg)));
 		if (!udrv_reg_reset(reg, &reset))
 			printf("%llu", (unsigned long long)reset);
 		else
@@ -229,9 +234,11 @@ static int do_regs(int argc, const char **argv)
 {
 	const struct udrv_regmap *map;
 	struct shown *shown = NULL;
+	struct location *skipped = NULL;
 	const char *arg;
-	int json = 0, names = 0;
-	size_t n = 0, i, j;
+	char why[WHY_MAX];
+	int json = 0, names = 0, force = 0, status = IIOCTL_OK;
+	size_t n = 0, nskipped = 0, i, j;
 	struct region r;
 	poptContext ctx;
 	struct iio_window w = { 0 };
@@ -248,6 +255,8 @@ static int do_regs(int argc, const char **argv)
 		  "use the out window (/dev/iioN_out)", NULL },
 		{ "mmap", 0, POPT_ARG_NONE, &region_opts.mmap, 0,
 		  "access through mmap() instead of pread()/pwrite()", NULL },
+		{ "force", 0, POPT_ARG_NONE, &force, 0,
+		  "read the registers whose read has side effects too", NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
@@ -286,6 +295,9 @@ static int do_regs(int argc, const char **argv)
 			location_parse_or_die(&r, udrv_reg_name(reg), 0,
 					      &shown[n++].loc);
 		}
+		if (!n && !names)
+			die(IIOCTL_EUSAGE, "%s: no register of %s is inside it",
+			    r.label, udrv_regmap_path(map));
 	}
 	if (names) {
 		for (i = 0; i < n && !iioctl_dry_run; i++) {
@@ -306,16 +318,47 @@ static int do_regs(int argc, const char **argv)
 		free(shown);
 		return IIOCTL_OK;
 	}
-	for (i = 0; i < n; i++)
-		region_check_range(&r, shown[i].loc.offset, shown[i].loc.width,
-				   shown[i].loc.width);
-	if (iioctl_dry_run) {
-		free(shown);
-		return IIOCTL_OK;
+	/*
+	 * what is not read: write-only registers, those past the end of the
+	 * node (named, the others still shown; status 1), and without
+	 * --force those whose read has side effects (one line)
+	 */
+	for (i = 0; i < n; i++) {
+		struct shown *sh = &shown[i];
+
+		if (udrv_reg_access(sh->loc.reg) == UDRV_REG_WO) {
+			sh->not_read = "write-only";
+		} else if (!region_range(&r, sh->loc.offset, sh->loc.width,
+					 sh->loc.width, why)) {
+			sh->not_read = "past the end";
+			fprintf(stderr, "iioctl: register %s: %s\n",
+				udrv_reg_name(sh->loc.reg), why);
+			status = IIOCTL_EDEVICE;
+		} else if (!force && location_read_effect(sh->loc.reg)) {
+			sh->not_read = udrv_reg_read(sh->loc.reg) ==
+				       UDRV_READ_CLEARS ?
+				       "read=clear: not read" :
+				       "read=pop: not read";
+			skipped = xrealloc(skipped, (nskipped + 1) *
+					   sizeof(*skipped));
+			skipped[nskipped++] = sh->loc;
+		}
 	}
+	if (iioctl_dry_run) {
+		for (i = 0; i < n; i++)
+			if (!shown[i].not_read)
+				region_plan_read(&r, shown[i].loc.offset,
+						 shown[i].loc.width,
+						 shown[i].loc.width);
+		free(skipped);
+		free(shown);
+		return status;
+	}
+	location_say_skipped(&r, skipped, nskipped);
+	free(skipped);
 	region_open(&r, false, 0, r.size);
 	for (i = 0; i < n; i++) {
-		if (udrv_reg_access(shown[i].loc.reg) == UDRV_REG_WO)
+		if (shown[i].not_read)
 			continue;
 		shown[i].value = region_read_value(&r, shown[i].loc.offset,
 						   shown[i].loc.width);
@@ -327,7 +370,7 @@ static int do_regs(int argc, const char **argv)
 	else
 		print_text(shown, n);
 	free(shown);
-	return IIOCTL_OK;
+	return status;
 }
 
 const struct iioctl_cmd iioctl_cmd_regs = {

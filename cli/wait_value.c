@@ -65,12 +65,21 @@ static int do_wait_value(int argc, const char **argv)
 		return IIOCTL_OK;
 
 	region_open(&r, false, offset, width);
+	catch_sigint();
 	if (timeout_arg)
 		deadline = now_ns() + timeout;
 	v = region_read_value(&r, offset, width);
 	for (first = v & mask;; v = region_read_value(&r, offset, width)) {
 		if (change ? (v & mask) != first : (v & mask) == value)
 			break;
+		if (iioctl_interrupted) {
+			location_print(&loc, v, false);
+			flush_stdout();
+			location_label(&loc, where, sizeof(where));
+			die(IIOCTL_EINTERRUPTED, "%s: interrupted: %s is 0x%0*llx",
+			    r.label, where, (int)(2 * width),
+			    (unsigned long long)v);
+		}
 		now = now_ns();
 		if (timeout_arg && now >= deadline) {
 			location_print(&loc, v, false);

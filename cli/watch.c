@@ -13,6 +13,10 @@
 
 #define DEFAULT_FORMAT "%t %r %o -> %n"
 #define DEFAULT_INTERVAL_NS 10000000ULL	/* 10ms */
+/* Without an OFFSET, --length or --all: the first 256 bytes, as dump. */
+#define DEFAULT_LENGTH 256
+/* Reads between two looks at the clock inside a sweep (for -t). */
+#define READS_PER_CLOCK 64
 
 /* A value as watch prints it: 0x and 2*width digits, a field's own digits */
 static void print_watched(const struct location *loc, uint64_t v)
@@ -53,10 +57,13 @@ static int do_watch(int argc, const char **argv)
 {
 	const char *width_arg = NULL, *interval_arg = NULL, *count_arg = NULL;
 	const char *timeout_arg = NULL, *fmt = DEFAULT_FORMAT, *arg;
+	const char *len_arg = NULL;
 	uint64_t interval = DEFAULT_INTERVAL_NS, timeout = 0, deadline = 0;
-	uint64_t count = 0, seen = 0, *values, v, now;
-	struct location *locs;
-	size_t n = 0, i;
+	uint64_t count = 0, seen = 0, *values, v, now, len;
+	struct location *locs, *marked = NULL;
+	size_t n = 0, nmarked = 0, i, k, kept;
+	int all = 0, force = 0;
+	bool past = false, *met;
 	unsigned width = 4;
 	struct region r;
 	poptContext ctx;
@@ -70,6 +77,13 @@ static int do_watch(int argc, const char **argv)
 		  "return after N changes (default: until interrupted)", "N" },
 		{ "timeout", 't', POPT_ARG_STRING, &timeout_arg, 0,
 		  "return (status 0) after TIMEOUT", "TIMEOUT" },
+		{ "length", 0, POPT_ARG_STRING, &len_arg, 0,
+		  "without OFFSET: the values of the first LENGTH bytes (default 256)",
+		  "LENGTH" },
+		{ "all", 'a', POPT_ARG_NONE, &all, 0,
+		  "without OFFSET: every value of the region or window", NULL },
+		{ "force", 0, POPT_ARG_NONE, &force, 0,
+		  "read the registers whose read has side effects too", NULL },
 		{ "format", 0, POPT_ARG_STRING, &fmt, 0,
 		  "line per change: %t monotonic, %T realtime, %r register (its offset or name), %o old, %n new, %% (default \"" DEFAULT_FORMAT "\")",
 		  "FMT" },
@@ -94,15 +108,53 @@ static int do_watch(int argc, const char **argv)
 				   locs[n].width);
 		n++;
 	}
+	if (n && (all || len_arg))
+		die(IIOCTL_EUSAGE, "--%s is for a watch without OFFSET",
+		    all ? "all" : "length");
+	if (all && len_arg)
+		die(IIOCTL_EUSAGE, "--all and --length conflict");
 	if (!n) {
-		/* every value of the node */
-		region_check_range(&r, 0, r.size - r.size % width, width);
-		n = (size_t)(r.size / width);
+		/* the values of the first 256 bytes, LENGTH or the node */
+		len = r.size < DEFAULT_LENGTH || all ? r.size : DEFAULT_LENGTH;
+		if (len_arg)
+			len = parse_u64_or_die(len_arg, "length", NUM_SUFFIX,
+					       UINT64_MAX);
+		if (!len_arg)
+			len -= len % width;
+		region_check_range(&r, 0, len, width);
+		n = (size_t)(len / width);
 		locs = xrealloc(locs, (n ? n : 1) * sizeof(*locs));
 		for (i = 0; i < n; i++)
 			locs[i] = (struct location){ .offset = i * width,
 						     .width = width };
 	}
+	/* without --force, no register whose read has side effects */
+	if (!force)
+		nmarked = location_effects_in(&r, 0, r.size, &marked);
+	met = xmalloc(nmarked + 1);
+	memset(met, 0, nmarked + 1);
+	for (i = kept = 0; i < n; i++) {
+		for (k = 0; k < nmarked; k++)
+			if (marked[k].offset < locs[i].offset + locs[i].width &&
+			    locs[i].offset < marked[k].offset + marked[k].width)
+				break;
+		if (k < nmarked)
+			met[k] = true;
+		else
+			locs[kept++] = locs[i];
+	}
+	/* the marked registers a value to watch holds: the ones left out */
+	for (k = i = 0; k < nmarked; k++)
+		if (met[k])
+			marked[i++] = marked[k];
+	nmarked = i;
+	free(met);
+	if (nmarked && !kept)
+		die(IIOCTL_EUSAGE, "%s: nothing left to watch: %s (0x%llx, read=%s) is read only with --force",
+		    r.label, udrv_reg_name(marked[0].reg),
+		    (unsigned long long)marked[0].offset,
+		    location_read_effect(marked[0].reg));
+	n = kept;
 	if (interval_arg)
 		interval = parse_duration_or_die(interval_arg, "interval");
 	if (timeout_arg)
@@ -112,24 +164,41 @@ static int do_watch(int argc, const char **argv)
 					 UINT64_MAX);
 	check_format_or_die(fmt, "tTron%");
 	if (iioctl_dry_run) {
+		for (i = 0; i < n && region_planning(); i++)
+			region_plan_read(&r, locs[i].offset, locs[i].width,
+					 locs[i].width);
+		free(marked);
 		free(locs);
 		return IIOCTL_OK;
 	}
+	location_say_skipped(&r, marked, nmarked);
+	free(marked);
 
 	region_open(&r, false, 0, r.size);
+	catch_sigint();
 	values = xmalloc((n ? n : 1) * sizeof(*values));
-	for (i = 0; i < n; i++)
-		values[i] = region_read_value(&r, locs[i].offset,
-					      locs[i].width);
 	if (timeout_arg)
 		deadline = now_ns() + timeout;
-	while (!count || seen < count) {
+	for (i = 0; i < n && !past; i++) {
+		if (timeout_arg && i && i % READS_PER_CLOCK == 0 &&
+		    now_ns() >= deadline)
+			past = true;
+		values[i] = region_read_value(&r, locs[i].offset,
+					      locs[i].width);
+	}
+	while (!past && (!count || seen < count)) {
 		now = now_ns();
 		if (timeout_arg && now >= deadline)
 			break;
 		sleep_ns(timeout_arg && deadline - now < interval ?
 			 deadline - now : interval);
 		for (i = 0; i < n && (!count || seen < count); i++) {
+			/* the deadline holds inside a long sweep too */
+			if (timeout_arg && i && i % READS_PER_CLOCK == 0 &&
+			    now_ns() >= deadline) {
+				past = true;
+				break;
+			}
 			v = region_read_value(&r, locs[i].offset,
 					      locs[i].width);
 			if (location_extract(&locs[i], v) ==
@@ -140,6 +209,12 @@ static int do_watch(int argc, const char **argv)
 			seen++;
 		}
 		flush_stdout();
+		if (iioctl_interrupted)
+			die(IIOCTL_EINTERRUPTED, "%s: interrupted after %llu change%s",
+			    r.label, (unsigned long long)seen,
+			    seen == 1 ? "" : "s");
+		if (past)
+			break;
 	}
 	free(values);
 	free(locs);

@@ -33,12 +33,12 @@ _iioctl_options()
 	case $1 in
 	list) echo "-j --json -n --noheadings -o --output" ;;
 	info) echo "-j --json" ;;
-	dump) echo "-s --skip -n --length -w --width --raw --compare --in --out --dma --mmap" ;;
+	dump) echo "-s --skip -n --length -a --all -w --width --raw --compare --force --in --out --dma --mmap" ;;
 	peek) echo "-w --width -d --decimal --in --out --dma --mmap" ;;
-	regs) echo "-j --json --names --in --out --mmap" ;;
+	regs) echo "-j --json --names --force --in --out --mmap" ;;
 	poke) echo "-w --width -m --mask --verify -c --count --from --in --out --dma --mmap" ;;
 	wait-value) echo "-w --width -m --mask -t --timeout -i --interval --change --in --out --dma --mmap" ;;
-	watch) echo "-w --width -i --interval -n --num-changes -t --timeout --format --in --out --dma --mmap" ;;
+	watch) echo "-w --width -i --interval -n --num-changes -t --timeout --length -a --all --force --format --in --out --dma --mmap" ;;
 	wait-events) echo "-n --num-events -t --timeout --format -q --quiet --vector" ;;
 	trigger) echo "--raw --in --at" ;;
 	dma) echo "-j --json -r --request" ;;
@@ -66,6 +66,7 @@ _iioctl_takes_value()
 	wait-value:-t | wait-value:--timeout | wait-value:-i | wait-value:--interval) return 0 ;;
 	watch:-w | watch:--width | watch:-i | watch:--interval | watch:-n) return 0 ;;
 	watch:--num-changes | watch:-t | watch:--timeout | watch:--format) return 0 ;;
+	watch:--length) return 0 ;;
 	wait-value:--dma | watch:--dma) return 0 ;;
 	trigger:--in | trigger:--at) return 0 ;;
 	esac
@@ -300,8 +301,8 @@ _iioctl()
 
 	if [ -z "$cmd" ]; then
 		if [[ $cur == -* ]]; then
-			_iioctl_reply "$cur" --sysfs --dev --map --maps -V --version -h \
-				--help
+			_iioctl_reply "$cur" --sysfs --dev --map --maps -v --verbose \
+				-D --dry-run -V --version -h --help
 		else
 			# shellcheck disable=SC2086 # a word list
 			_iioctl_reply "$cur" $_iioctl_commands

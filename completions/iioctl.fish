@@ -34,6 +34,7 @@ function __iioctl_takes_value -a cmd opt
             wait-value:-t wait-value:--timeout wait-value:-i wait-value:--interval \
             wait-value:--dma watch:-w watch:--width watch:-i watch:--interval \
             watch:-n watch:--num-changes watch:-t watch:--timeout watch:--format \
+            watch:--length \
             watch:--dma
             return 0
     end
@@ -238,6 +239,8 @@ complete -c iioctl -n $nocmd -l map -r -F \
     -d 'the register map of every device'
 complete -c iioctl -n $nocmd -l maps -x -a '(__fish_complete_directories)' \
     -d 'folders searched first for register maps'
+complete -c iioctl -n $nocmd -s v -l verbose -d 'print every device access on stderr'
+complete -c iioctl -n $nocmd -s D -l dry-run -d 'check and print the accesses, touching nothing'
 complete -c iioctl -n $nocmd -s V -l version -d 'print the version'
 complete -c iioctl -n $nocmd -s h -l help -d 'show the commands'
 complete -c iioctl -n $nocmd -a list -d 'list the devices'
@@ -273,7 +276,13 @@ set -l region '__fish_seen_subcommand_from dump peek poke wait-value watch'
 complete -c iioctl -n '__fish_seen_subcommand_from dump' -s s -l skip -x \
     -d 'start at OFFSET'
 complete -c iioctl -n '__fish_seen_subcommand_from dump' -s n -l length -x \
-    -d 'dump LENGTH bytes'
+    -d 'dump LENGTH bytes (default 256)'
+complete -c iioctl -n '__fish_seen_subcommand_from dump watch' -s a -l all \
+    -d 'to the end of the node'
+complete -c iioctl -n '__fish_seen_subcommand_from dump watch regs' -l force \
+    -d 'read registers whose read has side effects'
+complete -c iioctl -n '__fish_seen_subcommand_from watch' -l length -x \
+    -d 'without OFFSET: the first LENGTH bytes'
 complete -c iioctl -n $region -s w -l width -x -a '1 2 4 8' \
     -d 'access width in bytes'
 complete -c iioctl -n '__fish_seen_subcommand_from trigger' -l in -x \

@@ -31,6 +31,7 @@ struct udrv_field_value {
 struct udrv_field {
 	char *name;
 	unsigned int msb, lsb;	/* bits msb..lsb of the register */
+	enum udrv_reg_access access;	/* rw (default), ro or w1c */
 	char *desc;
 	struct udrv_field_value *values;
 	size_t nvalues;
@@ -41,6 +42,7 @@ struct udrv_reg {
 	uint64_t offset;	/* from the start of the region */
 	unsigned int width;	/* bytes: 1, 2, 4 or 8 */
 	enum udrv_reg_access access;
+	enum udrv_reg_read read;	/* what a read does besides reading */
 	bool has_reset;
 	uint64_t reset;
 	char *desc;
@@ -62,6 +64,8 @@ struct parser {
 };
 
 static const char *const access_names[] = { "ro", "rw", "wo", "w1c" };
+/* read=NAME: enum udrv_reg_read's names ("plain" is the default) */
+static const char *const read_names[] = { "plain", "clear", "pop" };
 
 /* "PATH:LINE: why", -EINVAL */
 __attribute__((format(printf, 2, 3)))
@@ -193,6 +197,7 @@ static int parse_register(struct parser *p, char *s)
 	struct udrv_regmap *map = p->map;
 	struct udrv_reg reg = { 0 };
 	const char *name = next_word(&s), *w;
+	bool has_read = false;
 	uint64_t v = 0;
 	size_t i;
 	int ret;
@@ -226,14 +231,32 @@ static int parse_register(struct parser *p, char *s)
 		return fail(p, "invalid access '%.40s' (use ro, rw, wo or w1c)",
 			    w);
 	reg.access = (enum udrv_reg_access)i;
-	s += strspn(s, " \t");
-	if (!strncmp(s, "reset=", 6)) {
-		w = next_word(&s) + 6;
-		ret = number(p, "reset value", w, reg.width == 8 ? UINT64_MAX :
-			     (1ULL << 8 * reg.width) - 1, &reg.reset);
-		if (ret)
-			return ret;
-		reg.has_reset = true;
+	/* reset=VALUE and read=clear|pop, in either order, each once */
+	for (;;) {
+		s += strspn(s, " \t");
+		if (!strncmp(s, "reset=", 6) && !reg.has_reset) {
+			w = next_word(&s) + 6;
+			ret = number(p, "reset value", w, reg.width == 8 ?
+				     UINT64_MAX : (1ULL << 8 * reg.width) - 1,
+				     &reg.reset);
+			if (ret)
+				return ret;
+			reg.has_reset = true;
+		} else if (!strncmp(s, "read=", 5) && !has_read) {
+			w = next_word(&s) + 5;
+			for (i = 1; i < 3 && strcmp(w, read_names[i]); i++)
+				;
+			if (i == 3)
+				return fail(p, "invalid read '%.40s' (use read=clear or read=pop)",
+					    w);
+			if (reg.access == UDRV_REG_WO)
+				return fail(p, "register %s is write-only: read=%s means nothing",
+					    name, w);
+			reg.read = (enum udrv_reg_read)i;
+			has_read = true;
+		} else {
+			break;
+		}
 	}
 	for (i = 0; i < map->nregs; i++) {
 		const struct udrv_reg *o = &map->regs[i];
@@ -291,6 +314,19 @@ static int parse_field(struct parser *p, char *s)
 			    (unsigned long long)msb, reg->width, reg->name);
 	f.msb = (unsigned int)msb;
 	f.lsb = (unsigned int)lsb;
+	f.access = UDRV_REG_RW;
+	/* an optional ro or w1c before the description */
+	s += strspn(s, " \t");
+	if ((!strncmp(s, "ro", 2) && strchr(" \t", s[2])) ||
+	    (!strncmp(s, "w1c", 3) && strchr(" \t", s[3]))) {
+		f.access = s[0] == 'r' ? UDRV_REG_RO : UDRV_REG_W1C;
+		next_word(&s);
+		if (reg->access == UDRV_REG_RO || reg->access == UDRV_REG_WO ||
+		    reg->access == UDRV_REG_W1C)
+			return fail(p, "field %s: %s inside the %s register %s (only an rw register's fields may be ro or w1c)",
+				    name, access_names[f.access],
+				    access_names[reg->access], reg->name);
+	}
 	for (i = 0; i < reg->nfields; i++) {
 		const struct udrv_field *o = &reg->fields[i];
 
@@ -554,6 +590,16 @@ const char *udrv_reg_access_name(enum udrv_reg_access access)
 	return (unsigned int)access < 4 ? access_names[access] : NULL;
 }
 
+enum udrv_reg_read udrv_reg_read(const struct udrv_reg *reg)
+{
+	return reg->read;
+}
+
+const char *udrv_reg_read_name(enum udrv_reg_read read)
+{
+	return (unsigned int)read < 3 ? read_names[read] : NULL;
+}
+
 int udrv_reg_reset(const struct udrv_reg *reg, uint64_t *value)
 {
 	if (!reg->has_reset)
@@ -593,6 +639,11 @@ const char *udrv_field_name(const struct udrv_field *field)
 const char *udrv_field_desc(const struct udrv_field *field)
 {
 	return field->desc;
+}
+
+enum udrv_reg_access udrv_field_access(const struct udrv_field *field)
+{
+	return field->access;
 }
 
 unsigned int udrv_field_msb(const struct udrv_field *field)

@@ -27,9 +27,9 @@ struct udrv_sim;
 
 /* the version of this header; udrv_version() is the library's */
 #define UDRV_VERSION_MAJOR	1
-#define UDRV_VERSION_MINOR	0
+#define UDRV_VERSION_MINOR	1
 
-/* the version of the library in use ("1.0") */
+/* the version of the library in use ("1.1") */
 const char *udrv_version(void);
 
 /* the message of this thread's last failure in the library ("" if none) */
@@ -139,6 +139,18 @@ enum udrv_reg_access {
 	UDRV_REG_W1C,		/* write 1 to clear */
 };
 
+/*
+ * What reading a register does besides reading it (read=clear or
+ * read=pop in the map): UDRV_READ_PLAIN nothing, UDRV_READ_CLEARS clears
+ * bits (read-to-clear status), UDRV_READ_POPS takes the next item of a
+ * FIFO.  Tools read such a register only when asked to (since 1.1).
+ */
+enum udrv_reg_read {
+	UDRV_READ_PLAIN,
+	UDRV_READ_CLEARS,
+	UDRV_READ_POPS,
+};
+
 /* -EINVAL with "PATH:LINE: why" for a map that does not parse */
 int udrv_regmap_parse(const char *text, size_t len, const char *path,
 		      struct udrv_regmap **mapp);
@@ -161,6 +173,10 @@ unsigned int udrv_reg_width(const struct udrv_reg *reg);
 enum udrv_reg_access udrv_reg_access(const struct udrv_reg *reg);
 /* "ro", "rw", "wo" or "w1c"; NULL for another number */
 const char *udrv_reg_access_name(enum udrv_reg_access access);
+/* what a read of it does besides reading (since 1.1) */
+enum udrv_reg_read udrv_reg_read(const struct udrv_reg *reg);
+/* "plain", "clear" or "pop" (as read= writes them); NULL for another number */
+const char *udrv_reg_read_name(enum udrv_reg_read read);
 /* the value after reset: 0, or -ENOENT if the map gives none */
 int udrv_reg_reset(const struct udrv_reg *reg, uint64_t *value);
 size_t udrv_reg_field_count(const struct udrv_reg *reg);
@@ -171,6 +187,12 @@ const struct udrv_field *udrv_reg_find_field(const struct udrv_reg *reg,
 
 const char *udrv_field_name(const struct udrv_field *field);
 const char *udrv_field_desc(const struct udrv_field *field);
+/*
+ * UDRV_REG_RW, or UDRV_REG_RO (read-only: not to be written) or
+ * UDRV_REG_W1C (write 1 to clear: written 0 when another field is
+ * changed) as the map marks it (since 1.1)
+ */
+enum udrv_reg_access udrv_field_access(const struct udrv_field *field);
 /* bits msb down to lsb of the register */
 unsigned int udrv_field_msb(const struct udrv_field *field);
 unsigned int udrv_field_lsb(const struct udrv_field *field);

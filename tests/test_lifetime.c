@@ -445,7 +445,8 @@ static void iioctl_dump_exits_4_when_gone(void)
 			_exit(126);
 		close(fds[0]);
 		snprintf(dev, sizeof(dev), "iio%d", nr);
-		execlp("iioctl", "iioctl", "dump", "--raw", dev, (char *)NULL);
+		execlp("iioctl", "iioctl", "dump", "--all", "--raw", dev,
+		       (char *)NULL);
 		_exit(127);
 	}
 	close(fds[1]);

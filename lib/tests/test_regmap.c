@@ -344,6 +344,56 @@ BAD(value_same, 4, "field r.f: value 0x1 is named twice (v, w)",
 BAD(nul, 2, "a NUL byte (not a text file?)",
     "register r 0 4 rw\nregister \0s 4 4 rw\n")
 BAD(crlf_line, 3, "missing width", "# c\r\nregister r 0 4 rw\r\nregister s 4\r\n")
+BAD(read, 1, "invalid read 'clears' (use read=clear or read=pop)",
+    "register r 0 4 ro read=clears\n")
+BAD(read_plain, 1, "invalid read 'plain' (use read=clear or read=pop)",
+    "register r 0 4 ro read=plain\n")
+BAD(read_write_only, 1, "register r is write-only: read=pop means nothing",
+    "register r 0 4 wo read=pop\n")
+BAD(field_ro_in_ro, 2, "field f: ro inside the ro register r (only an rw register's fields may be ro or w1c)",
+    "register r 0 4 ro\nfield f 0 ro\n")
+BAD(field_w1c_in_w1c, 2, "field f: w1c inside the w1c register r (only an rw register's fields may be ro or w1c)",
+    "register r 0 4 w1c\nfield f 0 w1c\n")
+
+/* read=clear|pop and reset= in either order; a field's ro and w1c */
+static void side_effects(void)
+{
+	static const char text[] =
+		"register isr 0x10 4 rw read=clear reset=0x5 status\n"
+		"\tfield rx 0 w1c a frame\n"
+		"\tfield mode 7:4 ro\n"
+		"\tfield rest 31:8 rom bits\n"
+		"register rxq 0x14 4 ro reset=0 read=pop the FIFO\n"
+		"register plain 0x18 4 rw read\n";
+	struct udrv_regmap *map = parse(text);
+	const struct udrv_reg *r = udrv_regmap_find_reg(map, "isr");
+	uint64_t v = 0;
+
+	EXPECT_EQ(udrv_reg_read(r), UDRV_READ_CLEARS);
+	EXPECT_EQ(udrv_reg_reset(r, &v), 0);
+	EXPECT_EQ(v, 5);
+	EXPECT_STR(udrv_reg_desc(r), "status");
+	EXPECT_EQ(udrv_field_access(udrv_reg_field_at(r, 0)), UDRV_REG_W1C);
+	EXPECT_STR(udrv_field_desc(udrv_reg_field_at(r, 0)), "a frame");
+	EXPECT_EQ(udrv_field_access(udrv_reg_field_at(r, 1)), UDRV_REG_RO);
+	EXPECT_STR(udrv_field_desc(udrv_reg_field_at(r, 1)), "");
+	/* "rom" is a word of the description, not the mark */
+	EXPECT_EQ(udrv_field_access(udrv_reg_field_at(r, 2)), UDRV_REG_RW);
+	EXPECT_STR(udrv_field_desc(udrv_reg_field_at(r, 2)), "rom bits");
+	r = udrv_regmap_find_reg(map, "rxq");
+	EXPECT_EQ(udrv_reg_read(r), UDRV_READ_POPS);
+	EXPECT_EQ(udrv_reg_reset(r, &v), 0);
+	EXPECT_EQ(v, 0);
+	EXPECT_STR(udrv_reg_desc(r), "the FIFO");
+	r = udrv_regmap_find_reg(map, "plain");
+	EXPECT_EQ(udrv_reg_read(r), UDRV_READ_PLAIN);
+	EXPECT_STR(udrv_reg_desc(r), "read");
+	EXPECT_STR(udrv_reg_read_name(UDRV_READ_PLAIN), "plain");
+	EXPECT_STR(udrv_reg_read_name(UDRV_READ_CLEARS), "clear");
+	EXPECT_STR(udrv_reg_read_name(UDRV_READ_POPS), "pop");
+	EXPECT(udrv_reg_read_name((enum udrv_reg_read)3) == NULL);
+	udrv_regmap_free(map);
+}
 
 static const struct unit_case cases[] = {
 	UNIT_CASE(registers),
@@ -402,6 +452,12 @@ static const struct unit_case cases[] = {
 	UNIT_CASE(bad_value_same),
 	UNIT_CASE(bad_nul),
 	UNIT_CASE(bad_crlf_line),
+	UNIT_CASE(bad_read),
+	UNIT_CASE(bad_read_plain),
+	UNIT_CASE(bad_read_write_only),
+	UNIT_CASE(bad_field_ro_in_ro),
+	UNIT_CASE(bad_field_w1c_in_w1c),
+	UNIT_CASE(side_effects),
 };
 
 int main(int argc, char **argv)

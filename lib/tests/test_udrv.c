@@ -48,7 +48,7 @@ static void version_and_message(void)
 {
 	struct udrv_device *dev = (void *)1;
 
-	EXPECT(!strcmp(udrv_version(), "1.0"));
+	EXPECT(!strcmp(udrv_version(), "1.1"));
 	EXPECT(!strcmp(udrv_strerror(), ""));
 	EXPECT_EQ(udrv_device_open("", &dev), -EINVAL);
 	EXPECT(dev == NULL);

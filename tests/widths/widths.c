@@ -251,7 +251,18 @@ static void pieces_case(const struct target *t)
 #define W(s, o) { 'w', s, o }
 
 /* the number of cases below; tests/widths/check fails a missing one */
-#define CASES 55
+#define CASES 65
+
+/*
+ * A map of the edu that marks factorial (0x08) as a register whose read
+ * has side effects: dump, watch and regs must not read it without --force
+ */
+#define EFFECTS_MAP "/tmp/edu-effects.map"
+static const char effects_map[] =
+	"register id        0x00 4 ro\n"
+	"register liveness  0x04 4 rw\n"
+	"register factorial 0x08 4 rw read=clear\n"
+	"register dma_src   0x80 8 rw\n";
 
 int main(void)
 {
@@ -373,6 +384,44 @@ int main(void)
 	CLI("dump-edu-w8-mmap", &edu,
 	    A("dump", "--mmap", "-w", "8", "-s", "0x88", "-n", "16", e),
 	    R(8, 0x88), R(8, 0x90));
+
+	/*
+	 * read=clear: not read by regs, dump and watch unless --force
+	 * (iio-regmap(5), iioctl(1)); --dry-run touches nothing
+	 */
+	{
+		FILE *f = fopen(EFFECTS_MAP, "w");
+
+		if (!f || fputs(effects_map, f) < 0 || fclose(f))
+			die("cannot write %s", EFFECTS_MAP);
+	}
+	CLI("regs-skips-read-clear", &edu,
+	    A("--map", EFFECTS_MAP, "regs", e),
+	    R(4, 0x0), R(4, 0x4), R(8, 0x80));
+	CLI("regs-force-reads-read-clear", &edu,
+	    A("--map", EFFECTS_MAP, "regs", "--force", e),
+	    R(4, 0x0), R(4, 0x4), R(4, 0x8), R(8, 0x80));
+	CLI("dump-skips-read-clear", &edu,
+	    A("--map", EFFECTS_MAP, "dump", "-w", "4", "-n", "16", e),
+	    R(4, 0x0), R(4, 0x4), R(4, 0xc));
+	CLI("dump-force-reads-read-clear", &edu,
+	    A("--map", EFFECTS_MAP, "dump", "--force", "-w", "4", "-n", "16", e),
+	    R(4, 0x0), R(4, 0x4), R(4, 0x8), R(4, 0xc));
+	CLI("watch-skips-read-clear", &edu,
+	    A("--map", EFFECTS_MAP, "watch", "-t", "0", e, "id", "factorial"),
+	    R(4, 0x0));
+	CLI("watch-force-reads-read-clear", &edu,
+	    A("--map", EFFECTS_MAP, "watch", "--force", "-t", "0", e, "id",
+	      "factorial"),
+	    R(4, 0x0), R(4, 0x8));
+	CLI("dry-run-poke-touches-nothing", &edu,
+	    A("--dry-run", "poke", "-w", "4", e, "0x84", "0"));
+	CLI("dry-run-poke-mask-touches-nothing", &edu,
+	    A("--dry-run", "poke", "-m", "0xff", e, "0x84", "0x12"));
+	CLI("dry-run-dump-touches-nothing", &edu,
+	    A("--dry-run", "dump", "-w", "4", "-n", "16", e));
+	CLI("dry-run-peek-touches-nothing", &edu,
+	    A("-D", "peek", e, "0x84"));
 
 	marker(case_no + 1);
 	if (case_no != CASES)
