@@ -26,10 +26,11 @@
 # "--opt=value" and names with colons back into one word) and falls back
 # to COMP_WORDS as they are.
 
-_iioctl_commands="list info dump peek poke regs wait-value watch wait-events
+_iioctl_commands="list info config dump peek poke regs wait-value watch wait-events
 trigger dma batch help"
 _iioctl_columns="device nr name version type size physaddr in out irq events
-listeners vectors dma dev parent"
+listeners vectors dma dev parent id vendor product class driver bars irqmode
+master dmapolicy iommugroup"
 
 # _iioctl_options COMMAND: the options to offer (short and long)
 _iioctl_options()
@@ -37,6 +38,7 @@ _iioctl_options()
 	case $1 in
 	list) echo "-j --json -n --noheadings -o --output" ;;
 	info) echo "-j --json" ;;
+	config) echo "-x --hex" ;;
 	dump) echo "-s --skip -n --length -w --width --raw --compare --in --out --dma --mmap" ;;
 	peek) echo "-w --width -d --decimal --in --out --dma --mmap" ;;
 	regs) echo "-j --json --names --readable --writable --in --out --mmap" ;;
@@ -128,13 +130,14 @@ _iioctl_bar()
 	done < "$1/device/resource"
 }
 
-# _iioctl_devices CUR SYSFS WINDOW [EVENTS]: the devices (iioN, names and
+# _iioctl_devices CUR SYSFS WINDOW [ONLY]: the devices (iioN, names and
 # their PCI parents' addresses) under SYSFS; with WINDOW (read or write)
-# only those that have that window, with EVENTS only those whose irq is
-# not none (trigger and wait-events refuse those)
+# only those that have that window, with ONLY "events" only those whose
+# irq is not none (trigger and wait-events refuse those), with "pci" only
+# those of a PCI device (config refuses the others)
 _iioctl_devices()
 {
-	local cur=$1 sysfs=$2 window=$3 events=${4:-} d name irq addr bar
+	local cur=$1 sysfs=$2 window=$3 only=${4:-} d name irq addr bar
 	local -a offered=()
 	local -A names=() parents=()
 	# what is ambiguous among all the devices, offered or not
@@ -148,17 +151,18 @@ _iioctl_devices()
 	for d in "$sysfs"/iio[0-9]*; do
 		[ -d "$d" ] || continue
 		[ -z "$window" ] || [ -e "$d/${window}_len" ] || continue
-		if [ -n "$events" ]; then
+		if [ "$only" = events ]; then
 			irq=none
 			[ -r "$d/irq" ] && IFS= read -r irq < "$d/irq"
 			[ "$irq" != none ] || continue
 		fi
+		addr=$(_iioctl_pci_address "$d")
+		[ "$only" != pci ] || [ -n "$addr" ] || continue
 		offered+=("${d##*/}")
 		# a name two devices share is refused (ambiguous): not offered
 		name=$(_iioctl_name "$d")
 		[ -n "$name" ] && [ "${names[$name]}" = 1 ] && offered+=("$name")
 		# the PCI parent's address; ADDR/barN if it has several
-		addr=$(_iioctl_pci_address "$d")
 		[ -n "$addr" ] || continue
 		if [ "${parents[$addr]}" = 1 ]; then
 			offered+=("$addr")
@@ -418,19 +422,23 @@ _iioctl()
 		return 0
 	fi
 	case $cmd:$n in
-	list:* | info:0 | dump:0 | peek:0 | poke:0 | wait-value:0 | watch:0 | \
-	wait-events:0 | trigger:0 | dma:0 | regs:0)
-		local events=""
-		# trigger and wait-events refuse a device with irq none
-		[ "$cmd" = trigger ] || [ "$cmd" = wait-events ] && events=1
+	list:* | info:0 | config:0 | dump:0 | peek:0 | poke:0 | wait-value:0 | \
+	watch:0 | wait-events:0 | trigger:0 | dma:0 | regs:0)
+		local only=""
+		# trigger and wait-events refuse a device with irq none,
+		# config one that is no PCI device's
+		case $cmd in
+		trigger | wait-events) only=events ;;
+		config) only=pci ;;
+		esac
 		if [[ $cur == /* || $cur == .* ]]; then
 			_iioctl_files "$cur"	# a node path
 		elif [[ $cur == */* ]]; then
 			# ADDR/barN, else a node path
-			_iioctl_devices "$cur" "$sysfs" "$window" "$events"
+			_iioctl_devices "$cur" "$sysfs" "$window" "$only"
 			[ ${#COMPREPLY[@]} -gt 0 ] || _iioctl_files "$cur"
 		else
-			_iioctl_devices "$cur" "$sysfs" "$window" "$events"
+			_iioctl_devices "$cur" "$sysfs" "$window" "$only"
 		fi
 		;;
 	peek:1 | poke:1 | wait-value:1 | watch:* | regs:*)

@@ -21,7 +21,7 @@
 # batch FILE, trigger --raw DEV FILE and --map; directories for --sysfs,
 # --dev and --maps.
 
-set -l __iioctl_cmds list info dump peek poke regs wait-value watch wait-events trigger dma batch help
+set -l __iioctl_cmds list info config dump peek poke regs wait-value watch wait-events trigger dma batch help
 
 # the options that read the next word, per command ("global" before it)
 function __iioctl_takes_value -a cmd opt
@@ -130,7 +130,8 @@ end
 
 # the devices: iioN (the name as description), the names and the PCI
 # parents' addresses (ADDR/barN where an address has several devices);
-# trigger and wait-events refuse a device whose irq is none: left out
+# trigger and wait-events refuse a device whose irq is none, config one
+# that is no PCI device's: left out
 function __iioctl_devices
     set -l parsed (__iioctl_parse)
     set -l sysfs $__iioctl_sysfs
@@ -145,6 +146,10 @@ function __iioctl_devices
         if contains -- "$parsed[1]" trigger wait-events
             set -l irq (head -n 1 $d/irq 2>/dev/null)
             test -n "$irq" -a "$irq" != none; or continue
+        end
+        # config refuses a device that is no PCI device's
+        if test "$parsed[1]" = config
+            __iioctl_pci_address $d >/dev/null; or continue
         end
         set -a dirs $d
     end
@@ -285,7 +290,8 @@ function __iioctl_columns
     set -l pre (string replace -r '[^,]*$' '' -- $token)
     set -l given (string split , -- (string lower -- $pre))
     for c in device nr name version type size physaddr in out irq \
-        events listeners vectors dma dev parent
+        events listeners vectors dma dev parent id vendor product class driver \
+        bars irqmode master dmapolicy iommugroup
         contains -- $c $given; or echo $pre$c
     end
 end
@@ -306,6 +312,7 @@ complete -c iioctl -n $nocmd -s V -l version -d 'print the version'
 complete -c iioctl -n $nocmd -s h -l help -d 'show the commands'
 complete -c iioctl -n $nocmd -a list -d 'list the devices'
 complete -c iioctl -n $nocmd -a info -d 'everything about one device'
+complete -c iioctl -n $nocmd -a config -d 'the PCI config space, read-only'
 complete -c iioctl -n $nocmd -a dump -d 'hexdump of the region or a window'
 complete -c iioctl -n $nocmd -a peek -d 'read one value'
 complete -c iioctl -n $nocmd -a poke -d 'write one value or bytes'
@@ -319,7 +326,7 @@ complete -c iioctl -n $nocmd -a batch -d 'run commands from FILE, one a line'
 complete -c iioctl -n $nocmd -a help -d 'show the commands'
 
 # every command but help: popt's help options
-set -l popt "__fish_seen_subcommand_from list info dump peek poke regs wait-value watch wait-events trigger dma batch"
+set -l popt "__fish_seen_subcommand_from list info config dump peek poke regs wait-value watch wait-events trigger dma batch"
 complete -c iioctl -n $popt -s h -l help -d 'show the command\'s help'
 complete -c iioctl -n $popt -s '?' -d 'show the command\'s help'
 complete -c iioctl -n $popt -l usage -d 'brief usage message'
@@ -402,7 +409,9 @@ complete -c iioctl -n '__fish_seen_subcommand_from dma' -s r -l request -x \
 
 # the arguments
 complete -c iioctl -n '__iioctl_at any list' -a '(__iioctl_devices)'
-complete -c iioctl -n '__iioctl_at 0 info dump peek poke regs wait-value watch wait-events trigger dma' \
+complete -c iioctl -n '__fish_seen_subcommand_from config' -s x -l hex \
+    -d 'hex dump: -x 64 bytes, -xxx 256, -xxxx 4096'
+complete -c iioctl -n '__iioctl_at 0 info config dump peek poke regs wait-value watch wait-events trigger dma' \
     -a '(__iioctl_devices)'
 complete -c iioctl -n '__iioctl_at 1 peek poke wait-value; or __iioctl_after_dev watch regs' \
     -a '(__iioctl_registers)'
