@@ -27,7 +27,8 @@ CLI_HDRS := $(wildcard cli/*.h)
 # what they take from libudrv: its device lookup, number parser,
 # exact-width accesses and SIGBUS handling (lib/lib.mk's UDRV_SHARED_SRCS),
 # internal to the library but in libudrv.a
-CLI_LIB_SRCS := cli/common.c cli/device.c cli/columns.c cli/region.c \
+CLI_LIB_SRCS := cli/common.c cli/device.c cli/columns.c cli/pci_ident.c \
+	cli/region.c \
 	$(UDRV_SHARED_SRCS)
 # one version: the framework's (kmod/iio_core.c, /sys/class/iio/version)
 IIO_VERSION := $(shell sed -n 's/^\#define IIO_FRAMEWORK_VERSION[[:space:]]*"\(.*\)"/\1/p' kmod/iio_core.c)

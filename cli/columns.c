@@ -7,6 +7,7 @@
 
 #include "columns.h"
 #include "common.h"
+#include "pci_ident.h"
 
 static void json_u64(FILE *f, uint64_t v)
 {
@@ -121,6 +122,43 @@ static void parent_json(FILE *f, const struct iio_device_info *d)
 	json_string(f, buf);
 }
 
+/*
+ * The identity of the PCI parent (pci_ident.h): a cell, "-" where there
+ * is none (no PCI parent, no name in pci.ids, no driver...), and in JSON
+ * a string or null.
+ */
+#define IDENT_COLUMN(field)						\
+static void ident_##field##_text(const struct iio_device_info *d,	\
+				 char *buf, size_t size)		\
+{									\
+	struct pci_ident id;						\
+									\
+	pci_ident(d, &id);						\
+	copy_string(buf, size, id.field[0] ? id.field : "-");		\
+}									\
+static void ident_##field##_json(FILE *f,				\
+				 const struct iio_device_info *d)	\
+{									\
+	struct pci_ident id;						\
+									\
+	pci_ident(d, &id);						\
+	if (id.field[0])						\
+		json_string(f, id.field);				\
+	else								\
+		fputs("null", f);					\
+}
+
+IDENT_COLUMN(id)
+IDENT_COLUMN(vendor)
+IDENT_COLUMN(product)
+IDENT_COLUMN(class)
+IDENT_COLUMN(driver)
+IDENT_COLUMN(bars)
+IDENT_COLUMN(irq_mode)
+IDENT_COLUMN(master)
+IDENT_COLUMN(dma)
+IDENT_COLUMN(iommu_group)
+
 const struct column columns[] = {
 	{ "DEVICE", "device", "iioN", label_text, label_json, 0, 1 },
 	{ "NR", "nr", "device number", nr_text, nr_json, 1, 0 },
@@ -147,6 +185,26 @@ const struct column columns[] = {
 	  0 },
 	{ "PARENT", "parent", "bus:device of the parent", parent_text,
 	  parent_json, 0, 0 },
+	{ "ID", "id", "PCI vendor:device", ident_id_text, ident_id_json, 0,
+	  0 },
+	{ "VENDOR", "vendor", "PCI vendor's name (pci.ids)",
+	  ident_vendor_text, ident_vendor_json, 0, 0 },
+	{ "PRODUCT", "product", "PCI device's name (pci.ids)",
+	  ident_product_text, ident_product_json, 0, 0 },
+	{ "CLASS", "class", "PCI class code", ident_class_text,
+	  ident_class_json, 0, 0 },
+	{ "DRIVER", "driver", "driver bound to the PCI device",
+	  ident_driver_text, ident_driver_json, 0, 0 },
+	{ "BARS", "bars", "BARs in use: N:mem|io,64,pref", ident_bars_text,
+	  ident_bars_json, 0, 0 },
+	{ "IRQMODE", "irq_mode", "msix:N, msi:N, intx or none",
+	  ident_irq_mode_text, ident_irq_mode_json, 0, 0 },
+	{ "MASTER", "bus_master", "PCI bus mastering: on or off",
+	  ident_master_text, ident_master_json, 0, 0 },
+	{ "DMAPOLICY", "dma_policy", "dma_iommu: translated, unsafe, refused...",
+	  ident_dma_text, ident_dma_json, 0, 0 },
+	{ "IOMMUGROUP", "iommu_group", "IOMMU group", ident_iommu_group_text,
+	  ident_iommu_group_json, 0, 0 },
 };
 const size_t ncolumns = sizeof(columns) / sizeof(columns[0]);
 

@@ -132,7 +132,10 @@ static int do_list(int argc, const char **argv)
 	ctx = parse_options(argc, argv, options, "[DEV...]\n"
 			    "columns: DEVICE NR NAME VERSION TYPE SIZE PHYSADDR IN OUT IRQ\n"
 			    "         EVENTS LISTENERS VECTORS DMA DEV PARENT\n"
-			    "         (NR, VECTORS, DMA, DEV, PARENT not by default)");
+			    "         ID VENDOR PRODUCT CLASS DRIVER BARS IRQMODE MASTER\n"
+			    "         DMAPOLICY IOMMUGROUP (the PCI parent's)\n"
+			    "         (NR, VECTORS, DMA, DEV, PARENT and the PCI ones not by\n"
+			    "         default)");
 	ncols = pick_columns(output, cols);
 	n = device_list_fresh(&all);
 	/* an array of pointers: NOLINTNEXTLINE(bugprone-sizeof-expression) */

@@ -11,6 +11,9 @@
  *                      COLUMNS (comma list, any case), -j/--json
  *   info DEV           everything about one device, node paths included
  *                      (-j/--json)
+ *   config DEV         the PCI config space of DEV's parent, read-only:
+ *                      command and status decoded, the capabilities;
+ *                      -x hex of 64 bytes, -xxx 256, -xxxx 4096
  *   dump DEV           hexdump -C of the region or a window: -s OFFSET,
  *                      -n LENGTH, -w 1|2|4|8, --in/--out, --raw, --mmap;
  *                      dump, peek and poke take --dma K for DMA buffer K
@@ -148,7 +151,8 @@ static const struct iioctl_cmd iioctl_cmd_help = {
 };
 
 static const struct iioctl_cmd *const commands[] = {
-	&iioctl_cmd_list, &iioctl_cmd_info, &iioctl_cmd_dump,
+	&iioctl_cmd_list, &iioctl_cmd_info, &iioctl_cmd_config,
+	&iioctl_cmd_dump,
 	&iioctl_cmd_peek, &iioctl_cmd_poke, &iioctl_cmd_regs,
 	&iioctl_cmd_wait_value,
 	&iioctl_cmd_watch, &iioctl_cmd_wait_events,

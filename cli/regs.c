@@ -230,6 +230,17 @@ static void print_json(const struct shown *shown, size_t n)
 	printf("%s]\n", n ? "\n" : "");
 }
 
+/* Whether a read (readable) or a write (writable) takes the name. */
+static bool name_takes(const struct location *loc, int readable,
+		       int writable)
+{
+	char why[WHY_MAX];
+
+	if (readable && !location_access(loc, false, why))
+		return false;
+	return !writable || location_access(loc, true, why);
+}
+
 static int do_regs(int argc, const char **argv)
 {
 	const struct udrv_regmap *map;
@@ -238,6 +249,7 @@ static int do_regs(int argc, const char **argv)
 	const char *arg;
 	char why[WHY_MAX];
 	int json = 0, names = 0, force = 0, status = IIOCTL_OK;
+	int readable = 0, writable = 0;
 	size_t n = 0, nskipped = 0, i, j;
 	struct region r;
 	poptContext ctx;
@@ -248,6 +260,11 @@ static int do_regs(int argc, const char **argv)
 		  "print the names only (REG and REG.FIELD; of a REG.FIELD, its "
 		  "named values), reading no register",
 		  NULL },
+		{ "readable", 0, POPT_ARG_NONE, &readable, 0,
+		  "with --names: only what a read (peek, watch, wait-value) takes",
+		  NULL },
+		{ "writable", 0, POPT_ARG_NONE, &writable, 0,
+		  "with --names: only what a write (poke) takes", NULL },
 		/* region_popt_options but --dma: a DMA buffer has no map */
 		{ "in", 0, POPT_ARG_NONE, &region_opts.in, 0,
 		  "use the in window (/dev/iioN_in)", NULL },
@@ -270,6 +287,11 @@ static int do_regs(int argc, const char **argv)
 		    r.dev->label);
 	if (names && json)
 		die(IIOCTL_EUSAGE, "--names and --json conflict");
+	if ((readable || writable) && !names)
+		die(IIOCTL_EUSAGE, "--%s needs --names",
+		    readable ? "readable" : "writable");
+	if (readable && writable)
+		die(IIOCTL_EUSAGE, "--readable and --writable conflict");
 	while ((arg = poptGetArg(ctx))) {
 		shown = xrealloc(shown, (n + 1) * sizeof(*shown));
 		memset(&shown[n], 0, sizeof(*shown));
@@ -310,10 +332,16 @@ static int do_regs(int argc, const char **argv)
 						udrv_field_value_at(f, j)));
 				continue;
 			}
-			printf("%s\n", udrv_reg_name(reg));
-			for (j = 0; j < udrv_reg_field_count(reg); j++)
-				printf("%s.%s\n", udrv_reg_name(reg),
-				       udrv_field_name(udrv_reg_field_at(reg, j)));
+			if (name_takes(&shown[i].loc, readable, writable))
+				printf("%s\n", udrv_reg_name(reg));
+			for (j = 0; j < udrv_reg_field_count(reg); j++) {
+				struct location loc = shown[i].loc;
+
+				loc.field = udrv_reg_field_at(reg, j);
+				if (name_takes(&loc, readable, writable))
+					printf("%s.%s\n", udrv_reg_name(reg),
+					       udrv_field_name(loc.field));
+			}
 		}
 		free(shown);
 		return IIOCTL_OK;

@@ -6,14 +6,18 @@
 # Completes the global options, the commands, each command's options
 # (iioctl COMMAND --help), and the arguments: DEV from the class folder
 # (--sysfs DIR on the line, else $IIOCTL_SYSFS, else /sys/class/iio) as
-# iioN and as the devices' names (quoted: names may hold blanks and
-# colons; a name two devices share is ambiguous and not offered), only
+# iioN, as the devices' names (quoted: names may hold blanks and
+# colons; a name two devices share is ambiguous and not offered) and as
+# their PCI parents' addresses (DDDD:BB:DD.F, or ADDR/barN where one
+# PCI device has several iio devices), not those whose irq is none
+# after trigger and wait-events, only
 # devices with the window once --in or --out is given, node paths as
 # files; -w widths; --dma and --vector the buffers and vectors the device
 # (DEV if given before, else any device) has; list -o columns (a comma
 # list, without those already given); register names (REG and
 # REG.FIELD, as iioctl regs --names DEV lists them) where an offset
-# goes, for a device that has a register map, and a field's named values
+# goes, for a device that has a register map (for peek, watch and
+# wait-value no write-only ones, for poke no read-only ones), and a field's named values
 # (iioctl regs --names DEV REG.FIELD) where its VALUE goes (poke,
 # wait-value, and poke's REG.FIELD=VALUE); files for poke --from, batch
 # FILE, trigger --raw DEV FILE and --map; directories for --sysfs,
@@ -22,10 +26,11 @@
 # "--opt=value" and names with colons back into one word) and falls back
 # to COMP_WORDS as they are.
 
-_iioctl_commands="list info dump peek poke regs wait-value watch wait-events
+_iioctl_commands="list info config dump peek poke regs wait-value watch wait-events
 trigger dma batch help"
 _iioctl_columns="device nr name version type size physaddr in out irq events
-listeners vectors dma dev parent"
+listeners vectors dma dev parent id vendor product class driver bars irqmode
+master dmapolicy iommugroup"
 
 # _iioctl_options COMMAND: the options to offer (short and long)
 _iioctl_options()
@@ -33,9 +38,10 @@ _iioctl_options()
 	case $1 in
 	list) echo "-j --json -n --noheadings -o --output" ;;
 	info) echo "-j --json" ;;
+	config) echo "-x --hex" ;;
 	dump) echo "-s --skip -n --length -a --all -w --width --raw --compare --force --in --out --dma --mmap" ;;
 	peek) echo "-w --width -d --decimal --in --out --dma --mmap" ;;
-	regs) echo "-j --json --names --force --in --out --mmap" ;;
+	regs) echo "-j --json --names --readable --writable --force --in --out --mmap" ;;
 	poke) echo "-w --width -m --mask --verify -c --count --from --in --out --dma --mmap" ;;
 	wait-value) echo "-w --width -m --mask -t --timeout -i --interval --change --in --out --dma --mmap" ;;
 	watch) echo "-w --width -i --interval -n --num-changes -t --timeout --length -a --all --force --format --in --out --dma --mmap" ;;
@@ -109,29 +115,83 @@ _iioctl_reply()
 	done
 }
 
-# _iioctl_devices CUR SYSFS WINDOW: the devices (iioN and names) under
-# SYSFS; with WINDOW (read or write) only those that have that window
+# _iioctl_bar DIR: N of the BAR of DIR's PCI parent that holds DIR's
+# region (its physaddr inside a line of the parent's resource file)
+_iioctl_bar()
+{
+	local phys start end flags n=0
+	IFS= read -r phys < "$1/physaddr" 2>/dev/null || return
+	[ -r "$1/device/resource" ] || return
+	while read -r start end flags; do
+		if [ $((end)) -ne 0 ] && [ $((phys)) -ge $((start)) ] &&
+		   [ $((phys)) -le $((end)) ]; then
+			echo "$n"
+			return
+		fi
+		n=$((n + 1))
+	done < "$1/device/resource"
+}
+
+# _iioctl_devices CUR SYSFS WINDOW [ONLY]: the devices (iioN, names and
+# their PCI parents' addresses) under SYSFS; with WINDOW (read or write)
+# only those that have that window, with ONLY "events" only those whose
+# irq is not none (trigger and wait-events refuse those), with "pci" only
+# those of a PCI device (config refuses the others)
 _iioctl_devices()
 {
-	local cur=$1 sysfs=$2 window=$3 d name
-	local -a nrs=() names=()
-	local -A seen=()
+	local cur=$1 sysfs=$2 window=$3 only=${4:-} d name irq addr bar
+	local -a offered=()
+	local -A names=() parents=()
+	# what is ambiguous among all the devices, offered or not
+	for d in "$sysfs"/iio[0-9]*; do
+		[ -d "$d" ] || continue
+		name=$(_iioctl_name "$d")
+		[ -z "$name" ] || names[$name]=$((${names[$name]:-0} + 1))
+		addr=$(_iioctl_pci_address "$d")
+		[ -z "$addr" ] || parents[$addr]=$((${parents[$addr]:-0} + 1))
+	done
 	for d in "$sysfs"/iio[0-9]*; do
 		[ -d "$d" ] || continue
 		[ -z "$window" ] || [ -e "$d/${window}_len" ] || continue
-		nrs+=("${d##*/}")
-		if [ -r "$d/name" ] && IFS= read -r name < "$d/name" &&
-		   [ -n "$name" ]; then
-			[ -n "${seen[$name]:-}" ] || names+=("$name")
-			seen[$name]=$((${seen[$name]:-0} + 1))
+		if [ "$only" = events ]; then
+			irq=none
+			[ -r "$d/irq" ] && IFS= read -r irq < "$d/irq"
+			[ "$irq" != none ] || continue
+		fi
+		addr=$(_iioctl_pci_address "$d")
+		[ "$only" != pci ] || [ -n "$addr" ] || continue
+		offered+=("${d##*/}")
+		# a name two devices share is refused (ambiguous): not offered
+		name=$(_iioctl_name "$d")
+		[ -n "$name" ] && [ "${names[$name]}" = 1 ] && offered+=("$name")
+		# the PCI parent's address; ADDR/barN if it has several
+		[ -n "$addr" ] || continue
+		if [ "${parents[$addr]}" = 1 ]; then
+			offered+=("$addr")
+		else
+			bar=$(_iioctl_bar "$d")
+			[ -z "$bar" ] || offered+=("$addr/bar$bar")
 		fi
 	done
-	# a name two devices share is refused (ambiguous): not offered
-	local -a unique=()
-	for name in "${names[@]}"; do
-		[ "${seen[$name]}" = 1 ] && unique+=("$name")
-	done
-	_iioctl_reply "$cur" "${nrs[@]}" "${unique[@]}"
+	_iioctl_reply "$cur" "${offered[@]}"
+}
+
+# _iioctl_name DIR: the name of the device of class folder DIR
+_iioctl_name()
+{
+	local name=""
+	[ -r "$1/name" ] && IFS= read -r name < "$1/name"
+	printf '%s' "$name"
+}
+
+# _iioctl_pci_address DIR: DDDD:BB:DD.F of the device's parent, if PCI
+_iioctl_pci_address()
+{
+	local sub addr
+	sub=$(readlink "$1/device/subsystem" 2>/dev/null)
+	[ "${sub##*/}" = pci ] || return
+	addr=$(readlink "$1/device")
+	printf '%s' "${addr##*/}"
 }
 
 # _iioctl_device_dirs SYSFS [DEV]: the class folder of DEV (iioN, N or a
@@ -191,6 +251,18 @@ _iioctl_map_names()
 	# a register (or an offset) has no named values
 	[ -z "$field" ] || [[ $field == ?*.?* ]] || return
 	command iioctl "$@" regs --names "$dev" ${field:+"$field"} 2>/dev/null
+}
+
+# _iioctl_registers DEV ACCESS GLOBAL...: the register names of DEV's map
+# that a read (ACCESS --readable) or a write (--writable) takes, or all
+# (ACCESS "")
+_iioctl_registers()
+{
+	local dev access=$2
+	dev=$(_iioctl_dequote "$1")
+	shift 2
+	[ -n "$dev" ] || return
+	command iioctl "$@" regs --names ${access:+"$access"} "$dev" 2>/dev/null
 }
 
 # _iioctl_files CUR [-d]: file (or, with -d, directory) names
@@ -353,17 +425,35 @@ _iioctl()
 		return 0
 	fi
 	case $cmd:$n in
-	list:* | info:0 | dump:0 | peek:0 | poke:0 | wait-value:0 | watch:0 | \
-	wait-events:0 | trigger:0 | dma:0 | regs:0)
-		if [[ $cur == */* || $cur == .* ]]; then
+	list:* | info:0 | config:0 | dump:0 | peek:0 | poke:0 | wait-value:0 | \
+	watch:0 | wait-events:0 | trigger:0 | dma:0 | regs:0)
+		local only=""
+		# trigger and wait-events refuse a device with irq none,
+		# config one that is no PCI device's
+		case $cmd in
+		trigger | wait-events) only=events ;;
+		config) only=pci ;;
+		esac
+		if [[ $cur == /* || $cur == .* ]]; then
 			_iioctl_files "$cur"	# a node path
+		elif [[ $cur == */* ]]; then
+			# ADDR/barN, else a node path
+			_iioctl_devices "$cur" "$sysfs" "$window" "$only"
+			[ ${#COMPREPLY[@]} -gt 0 ] || _iioctl_files "$cur"
 		else
-			_iioctl_devices "$cur" "$sysfs" "$window"
+			_iioctl_devices "$cur" "$sysfs" "$window" "$only"
 		fi
 		;;
 	peek:1 | poke:1 | wait-value:1 | watch:* | regs:*)
+		# what the command takes: a read refuses write-only
+		# registers, a write read-only ones
 		local -a regs
-		mapfile -t regs < <(_iioctl_map_names "${args[0]}" "" \
+		local access=""
+		case $cmd in
+		peek | wait-value | watch) access=--readable ;;
+		poke) access=--writable ;;
+		esac
+		mapfile -t regs < <(_iioctl_registers "${args[0]}" "$access" \
 			--sysfs "$sysfs" "${global[@]}")
 		_iioctl_reply "$cur" "${regs[@]}" ;;
 	trigger:1)

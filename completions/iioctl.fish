@@ -6,18 +6,22 @@
 # Completes the global options, the commands, each command's options
 # (iioctl COMMAND --help) and the arguments: DEV from the class folder
 # (--sysfs DIR on the line, else $IIOCTL_SYSFS, else /sys/class/iio) as
-# iioN and as the devices' names (not a name two devices share), only
+# iioN, as the devices' names (not a name two devices share) and as
+# their PCI parents' addresses (DDDD:BB:DD.F, or ADDR/barN where one
+# PCI device has several iio devices), not those whose irq is none
+# after trigger and wait-events, only
 # devices with the window once --in or --out is given; -w widths; --dma
 # and --vector what the device has; list -o columns (a comma list, not
 # those already given); register names (REG and REG.FIELD, as iioctl regs
 # --names DEV lists them, with the line's --sysfs, --map and --maps) where
-# an offset goes, for a device that has a register map, and a field's
+# an offset goes, for a device that has a register map (for peek, watch
+# and wait-value no write-only ones, for poke no read-only ones), and a field's
 # named values (iioctl regs --names DEV REG.FIELD) where its VALUE goes
 # (poke, wait-value, and poke's REG.FIELD=VALUE); files for poke --from,
 # batch FILE, trigger --raw DEV FILE and --map; directories for --sysfs,
 # --dev and --maps.
 
-set -l __iioctl_cmds list info dump peek poke regs wait-value watch wait-events trigger dma batch help
+set -l __iioctl_cmds list info config dump peek poke regs wait-value watch wait-events trigger dma batch help
 
 # the options that read the next word, per command ("global" before it)
 function __iioctl_takes_value -a cmd opt
@@ -101,22 +105,64 @@ function __iioctl_at -a n
     test $n = any; or test (count $parsed) -eq (math $n + 1)
 end
 
-# the devices: iioN (the name as description) and the names
+# N of the BAR of the PCI parent of the class folder $argv[1] that holds
+# its region (its physaddr inside a line of the parent's resource file)
+function __iioctl_bar
+    set -l phys (head -n 1 $argv[1]/physaddr 2>/dev/null); or return 1
+    test -r $argv[1]/device/resource; or return 1
+    set -l n 0
+    while read -l start end flags
+        if test (math "$end") -ne 0; and test (math "$phys") -ge (math "$start")
+            and test (math "$phys") -le (math "$end")
+            echo $n
+            return 0
+        end
+        set n (math $n + 1)
+    end <$argv[1]/device/resource
+    return 1
+end
+
+# the PCI address of the parent of the class folder $argv[1], if PCI
+function __iioctl_pci_address
+    string match -q '*/pci' -- (readlink $argv[1]/device/subsystem 2>/dev/null)
+    or return 1
+    basename (readlink $argv[1]/device)
+end
+
+# the devices: iioN (the name as description), the names and the PCI
+# parents' addresses (ADDR/barN where an address has several devices);
+# trigger and wait-events refuse a device whose irq is none, config one
+# that is no PCI device's: left out
 function __iioctl_devices
-    __iioctl_parse >/dev/null
+    set -l parsed (__iioctl_parse)
     set -l sysfs $__iioctl_sysfs
     test -n "$sysfs"; or set sysfs $IIOCTL_SYSFS
     test -n "$sysfs"; or set sysfs /sys/class/iio
-    set -l all_names
-    for d in $sysfs/iio*
-        string match -qr '/iio[0-9]+$' -- $d; and test -d $d; or continue
-        set -a all_names (head -n 1 $d/name 2>/dev/null)
-    end
+    set -l dirs
     for d in $sysfs/iio*
         string match -qr '/iio[0-9]+$' -- $d; and test -d $d; or continue
         if test -n "$__iioctl_window"
             test -e $d/{$__iioctl_window}_len; or continue
         end
+        if contains -- "$parsed[1]" trigger wait-events
+            set -l irq (head -n 1 $d/irq 2>/dev/null)
+            test -n "$irq" -a "$irq" != none; or continue
+        end
+        # config refuses a device that is no PCI device's
+        if test "$parsed[1]" = config
+            __iioctl_pci_address $d >/dev/null; or continue
+        end
+        set -a dirs $d
+    end
+    # what is ambiguous among all the devices, offered or not
+    set -l all_names
+    set -l all_addrs
+    for d in $sysfs/iio*
+        string match -qr '/iio[0-9]+$' -- $d; and test -d $d; or continue
+        set -a all_names (head -n 1 $d/name 2>/dev/null)
+        set -a all_addrs (__iioctl_pci_address $d)
+    end
+    for d in $dirs
         set -l n (basename $d)
         set -l name (head -n 1 $d/name 2>/dev/null)
         printf '%s\t%s\n' $n "$name"
@@ -127,6 +173,16 @@ function __iioctl_devices
         end
         if test -n "$name"; and test $same -eq 1
             printf '%s\t%s\n' $name $n
+        end
+        set -l addr (__iioctl_pci_address $d); or continue
+        set same 0
+        for other in $all_addrs
+            test "$other" = "$addr"; and set same (math $same + 1)
+        end
+        if test $same -eq 1
+            printf '%s\t%s\n' $addr $n
+        else if set -l bar (__iioctl_bar $d)
+            printf '%s\t%s\n' $addr/bar$bar $n
         end
     end
 end
@@ -173,10 +229,15 @@ function __iioctl_vectors
     seq 0 (math $max - 1)
 end
 
-# iioctl regs --names DEV [REG.FIELD]: the register names of DEV's map,
-# or the names of the field's values; none without a map or for a
-# register
+# iioctl regs --names [--readable|--writable] DEV [REG.FIELD]: the
+# register names of DEV's map (those a read or a write takes), or the
+# names of the field's values; none without a map or for a register
 function __iioctl_map_names
+    set -l access
+    if contains -- "$argv[1]" --readable --writable
+        set access $argv[1]
+        set -e argv[1]
+    end
     set -l parsed (__iioctl_parse)
     set -q parsed[2]; or return
     # a register (or an offset) has no named values
@@ -186,7 +247,7 @@ function __iioctl_map_names
     set -l sysfs $__iioctl_sysfs
     test -n "$sysfs"; or set sysfs $IIOCTL_SYSFS
     test -n "$sysfs"; or set sysfs /sys/class/iio
-    command iioctl --sysfs $sysfs $__iioctl_global regs --names $parsed[2] $argv 2>/dev/null
+    command iioctl --sysfs $sysfs $__iioctl_global regs --names $access $parsed[2] $argv 2>/dev/null
 end
 
 # the register names where an offset goes; in poke's REG.FIELD=VALUE the
@@ -201,7 +262,15 @@ function __iioctl_registers
         end
         return
     end
-    __iioctl_map_names
+    # a read refuses write-only registers, a write read-only ones
+    switch "$parsed[1]"
+        case peek wait-value watch
+            __iioctl_map_names --readable
+        case poke
+            __iioctl_map_names --writable
+        case '*'
+            __iioctl_map_names
+    end
 end
 
 # the names of the values of the field REG.FIELD, the second argument
@@ -222,7 +291,8 @@ function __iioctl_columns
     set -l pre (string replace -r '[^,]*$' '' -- $token)
     set -l given (string split , -- (string lower -- $pre))
     for c in device nr name version type size physaddr in out irq \
-        events listeners vectors dma dev parent
+        events listeners vectors dma dev parent id vendor product class driver \
+        bars irqmode master dmapolicy iommugroup
         contains -- $c $given; or echo $pre$c
     end
 end
@@ -245,6 +315,7 @@ complete -c iioctl -n $nocmd -s V -l version -d 'print the version'
 complete -c iioctl -n $nocmd -s h -l help -d 'show the commands'
 complete -c iioctl -n $nocmd -a list -d 'list the devices'
 complete -c iioctl -n $nocmd -a info -d 'everything about one device'
+complete -c iioctl -n $nocmd -a config -d 'the PCI config space, read-only'
 complete -c iioctl -n $nocmd -a dump -d 'hexdump of the region or a window'
 complete -c iioctl -n $nocmd -a peek -d 'read one value'
 complete -c iioctl -n $nocmd -a poke -d 'write one value or bytes'
@@ -258,7 +329,7 @@ complete -c iioctl -n $nocmd -a batch -d 'run commands from FILE, one a line'
 complete -c iioctl -n $nocmd -a help -d 'show the commands'
 
 # every command but help: popt's help options
-set -l popt "__fish_seen_subcommand_from list info dump peek poke regs wait-value watch wait-events trigger dma batch"
+set -l popt "__fish_seen_subcommand_from list info config dump peek poke regs wait-value watch wait-events trigger dma batch"
 complete -c iioctl -n $popt -s h -l help -d 'show the command\'s help'
 complete -c iioctl -n $popt -s '?' -d 'show the command\'s help'
 complete -c iioctl -n $popt -l usage -d 'brief usage message'
@@ -326,6 +397,10 @@ complete -c iioctl -n $region -l mmap -d 'access through mmap()'
 # regs: the node options but --dma
 set -l regs '__fish_seen_subcommand_from regs'
 complete -c iioctl -n $regs -l names -d 'print the names only'
+complete -c iioctl -n "$regs; and not __fish_seen_argument -l writable" -l readable \
+    -d 'with --names: only what a read takes'
+complete -c iioctl -n "$regs; and not __fish_seen_argument -l readable" -l writable \
+    -d 'with --names: only what a write takes'
 complete -c iioctl -n "$regs; and not __fish_seen_argument -l out" -l in \
     -d 'use the in window'
 complete -c iioctl -n "$regs; and not __fish_seen_argument -l in" -l out \
@@ -347,7 +422,9 @@ complete -c iioctl -n '__fish_seen_subcommand_from dma' -s r -l request -x \
 
 # the arguments
 complete -c iioctl -n '__iioctl_at any list' -a '(__iioctl_devices)'
-complete -c iioctl -n '__iioctl_at 0 info dump peek poke regs wait-value watch wait-events trigger dma' \
+complete -c iioctl -n '__fish_seen_subcommand_from config' -s x -l hex \
+    -d 'hex dump: -x 64 bytes, -xxx 256, -xxxx 4096'
+complete -c iioctl -n '__iioctl_at 0 info config dump peek poke regs wait-value watch wait-events trigger dma' \
     -a '(__iioctl_devices)'
 complete -c iioctl -n '__iioctl_at 1 peek poke wait-value; or __iioctl_after_dev watch regs' \
     -a '(__iioctl_registers)'
