@@ -478,20 +478,124 @@ void no_more_args(poptContext ctx)
 		    current_name + 7, arg, current_name);
 }
 
+size_t utf8_sequence(const unsigned char *p)
+{
+	unsigned c = p[0], cp, n, i;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf) {
+		n = 2;
+		cp = c & 0x1f;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		n = 3;
+		cp = c & 0x0f;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		n = 4;
+		cp = c & 0x07;
+	} else {
+		return 0;
+	}
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)	/* the NUL too */
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return n;
+}
+
+/*
+ * How the byte sequence at p shows: 0 as it is (*len bytes of it), or 1
+ * escaped (*len bytes, each as \xNN or, in JSON, a C0, DEL or C1 code
+ * point as \u00NN: *cp set).
+ */
+static int classify(const unsigned char *p, size_t *len, unsigned *cp)
+{
+	size_t n = utf8_sequence(p);
+
+	*len = n ? n : 1;
+	*cp = n == 2 ? (unsigned)(p[0] & 0x1f) << 6 | (p[1] & 0x3f) : p[0];
+	if (!n)
+		return 1;
+	if (n == 1)
+		return p[0] < 0x20 || p[0] == 0x7f ||
+		       (p[0] == '\\' && p[1] == 'x');
+	return n == 2 && *cp < 0xa0;	/* C1 controls */
+}
+
+void text_escape(const char *s, char *buf, size_t size)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t len, out = 0, i;
+	unsigned cp;
+
+	if (!size)
+		return;
+	for (; *p; p += len) {
+		int esc = classify(p, &len, &cp);
+		size_t need = esc ? 4 * len : len;
+
+		if (out + need >= size)
+			break;
+		for (i = 0; i < len; i++) {
+			if (esc)
+				snprintf(buf + out + 4 * i, 5, "\\x%02x", p[i]);
+			else
+				buf[out + i] = (char)p[i];
+		}
+		out += need;
+	}
+	buf[out] = '\0';
+}
+
+void text_escape_print(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t len, i;
+	unsigned cp;
+
+	for (; *p; p += len) {
+		int esc = classify(p, &len, &cp);
+
+		for (i = 0; i < len; i++) {
+			if (esc)
+				fprintf(f, "\\x%02x", p[i]);
+			else
+				fputc(p[i], f);
+		}
+	}
+}
+
 void json_string(FILE *f, const char *s)
 {
-	const unsigned char *p;
+	const unsigned char *p = (const unsigned char *)s;
+	size_t len, i;
+	unsigned cp;
 
 	fputc('"', f);
-	for (p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
+	for (; *p; p += len) {
+		if (!classify(p, &len, &cp)) {
+			if (*p == '"' || *p == '\\')
+				fputc('\\', f);
+			fwrite(p, 1, len, f);
+		} else if (len == 1 && *p == '\\') {
+			fputs("\\\\x5c", f);		/* \x5c: a '\' before 'x' */
+		} else if (utf8_sequence(p)) {
+			fprintf(f, "\\u%04x", cp);	/* C0, DEL, C1 */
+		} else {
+			for (i = 0; i < len; i++)
+				fprintf(f, "\\\\x%02x", p[i]);
+		}
 	}
 	fputc('"', f);
+}
+
+void json_hex(FILE *f, uint64_t v)
+{
+	fprintf(f, "\"0x%llx\"", (unsigned long long)v);
 }
 
 void flush_stdout(void)

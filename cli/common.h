@@ -148,8 +148,34 @@ void no_more_args(poptContext ctx);
  */
 unsigned char *load_input(const char *path, uint64_t max, size_t *len);
 
-/* JSON string literal (with quotes) of s on f. */
+/*
+ * Names as they come from sysfs or files may hold any byte.  For a
+ * terminal and a table, as lsblk shows them: a control character (C0,
+ * DEL, C1), a byte that is not part of valid UTF-8, and a '\\' before an
+ * 'x' as the text \xNN of each byte (so the text says which bytes there
+ * were); valid UTF-8 as it is.  text_escape() writes at most size bytes
+ * with the NUL (cut at a whole escape); text_escape_print() writes it all.
+ */
+void text_escape(const char *s, char *buf, size_t size);
+void text_escape_print(FILE *f, const char *s);
+/*
+ * The length of the valid UTF-8 sequence at p (1 to 4: no overlong form,
+ * surrogate or code point above U+10FFFF), or 0.
+ */
+size_t utf8_sequence(const unsigned char *p);
+
+/*
+ * JSON string literal (with quotes) of s on f, always valid JSON: '"' and
+ * '\\' escaped, control characters as \u00NN, a byte that is not part of
+ * valid UTF-8 (and a '\\' before an 'x') as the text \xNN (text_escape()'s).
+ */
 void json_string(FILE *f, const char *s);
+/*
+ * JSON's rule for numbers (iioctl(1), JSON): an address, offset, length,
+ * size or register value is a string "0x..." (lower-case hex, no leading
+ * zeros), exact where a JSON number above 2^53 is not; counts are numbers.
+ */
+void json_hex(FILE *f, uint64_t v);
 
 /* Flush stdout; die with status 1 if writing it failed. */
 void flush_stdout(void);

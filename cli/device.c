@@ -517,17 +517,34 @@ void dma_path(const struct iio_device_info *dev, unsigned k,
 	device_attr_path(dev, name, buf, size);
 }
 
-bool device_dma(const struct iio_device_info *dev, unsigned k,
-		struct iio_dma_buffer *buf)
+bool device_dma_size(const struct iio_device_info *dev, unsigned k,
+		     uint64_t *size)
 {
-	char dir[PATH_MAX], name[32], probe[64];
+	char dir[PATH_MAX], name[32];
 
 	snprintf(name, sizeof(name), "dma%u", k);
 	device_attr_path(dev, name, dir, sizeof(dir));
-	if (!read_attr(dir, "size", probe, sizeof(probe)))
+	return read_num_attr_present(dev, dir, "size", size);
+}
+
+bool device_dma_bus_addr(const struct iio_device_info *dev, unsigned k,
+			 uint64_t *bus_addr)
+{
+	char path[PATH_MAX], buf[64];
+	int err;
+
+	dma_path(dev, k, "bus_addr", path, sizeof(path));
+	err = udrv_read_line(path, buf, sizeof(buf));
+	if (err == -EACCES || err == -EPERM)
 		return false;
-	buf->size = read_num_attr(dev, dir, "size");
-	buf->bus_addr = read_num_attr(dev, dir, "bus_addr");
+	if (err) {
+		errno = -err;
+		die_perror(IIOCTL_EDEVICE, "%s: cannot read %s", dev->label,
+			   path);
+	}
+	if (parse_u64(buf, 0, UINT64_MAX, bus_addr))
+		die(IIOCTL_EDEVICE, "%s: unexpected value '%s' in %s",
+		    dev->label, buf, path);
 	return true;
 }
 

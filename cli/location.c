@@ -209,6 +209,40 @@ void location_print(const struct location *loc, uint64_t v, bool decimal)
 		       (unsigned long long)location_extract(loc, v));
 }
 
+void location_json(const struct region *r, const struct location *loc)
+{
+	fputs("\"node\": ", stdout);
+	json_string(stdout, r->label);
+	fputs(", \"offset\": ", stdout);
+	json_hex(stdout, loc->offset);
+	printf(", \"width\": %u, \"register\": ", loc->width);
+	if (loc->reg)
+		json_string(stdout, udrv_reg_name(loc->reg));
+	else
+		fputs("null", stdout);
+	fputs(", \"field\": ", stdout);
+	if (loc->field)
+		json_string(stdout, udrv_field_name(loc->field));
+	else
+		fputs("null", stdout);
+}
+
+void location_json_value(const struct location *loc, const char *key,
+			 uint64_t v)
+{
+	printf(", \"%s\": ", key);
+	json_hex(stdout, location_extract(loc, v));
+}
+
+void location_print_json(const struct region *r, const struct location *loc,
+			 uint64_t v)
+{
+	putchar('{');
+	location_json(r, loc);
+	location_json_value(loc, "value", v);
+	puts("}");
+}
+
 void location_label(const struct location *loc, char *buf, size_t size)
 {
 	if (loc->field)

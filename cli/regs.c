@@ -45,6 +45,16 @@ static char *format(const char *fmt, ...)
 	return s;
 }
 
+/* a map's text as a table shows it (common.h's text_escape()) */
+static char *escaped(const char *text)
+{
+	size_t size = 4 * strlen(text) + 1;
+	char *s = xmalloc(size);
+
+	text_escape(text, s, size);
+	return s;
+}
+
 static char *field_bits_text(const struct udrv_field *f)
 {
 	unsigned msb = udrv_field_msb(f), lsb = udrv_field_lsb(f);
@@ -96,7 +106,7 @@ static void add_row(struct row **rows, size_t *n, char *name, char *where,
 	r->col[COL_WHERE] = where;
 	r->col[COL_ACCESS] = access;
 	r->col[COL_VALUE] = value;
-	r->col[COL_DESC] = xstrdup(desc);
+	r->col[COL_DESC] = escaped(desc);
 }
 
 static void print_text(const struct shown *shown, size_t n)
@@ -112,7 +122,7 @@ static void print_text(const struct shown *shown, size_t n)
 		const struct shown *s = &shown[i];
 		const struct udrv_reg *reg = s->loc.reg;
 
-		add_row(&rows, &nrows, xstrdup(udrv_reg_name(reg)),
+		add_row(&rows, &nrows, escaped(udrv_reg_name(reg)),
 			format("0x%0*llx", digits,
 			       (unsigned long long)s->loc.offset),
 			xstrdup(udrv_reg_access_name(udrv_reg_access(reg))),
@@ -169,7 +179,7 @@ static void json_field(const struct shown *s, const struct udrv_field *f)
 	printf(", \"msb\": %u, \"lsb\": %u, \"value\": ", udrv_field_msb(f),
 	       udrv_field_lsb(f));
 	if (s->has_value)
-		printf("%llu", (unsigned long long)v);
+		json_hex(stdout, v);
 	else
 		printf("null");
 	printf(", \"value_name\": ");
@@ -195,16 +205,18 @@ static void print_json(const struct shown *shown, size_t n)
 
 		printf("%s\n  {\"name\": ", i ? "," : "");
 		json_string(stdout, udrv_reg_name(reg));
-		printf(", \"offset\": %llu, \"width\": %u, \"access\": \"%s\", \"value\": ",
-		       (unsigned long long)s->loc.offset, s->loc.width,
+		fputs(", \"offset\": ", stdout);
+		json_hex(stdout, s->loc.offset);
+		printf(", \"width\": %u, \"access\": \"%s\", \"value\": ",
+		       s->loc.width,
 		       udrv_reg_access_name(udrv_reg_access(reg)));
 		if (s->has_value)
-			printf("%llu", (unsigned long long)s->value);
+			json_hex(stdout, s->value);
 		else
 			printf("null");
 		printf(", \"reset\": ");
 		if (!udrv_reg_reset(reg, &reset))
-			printf("%llu", (unsigned long long)reset);
+			json_hex(stdout, reset);
 		else
 			printf("null");
 		printf(", \"description\": ");
