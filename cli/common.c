@@ -65,6 +65,17 @@ void die_open(const char *path, const char *how)
 	die_perror(IIOCTL_EDEVICE, "cannot open %s%s", path, how);
 }
 
+const char *msg_word(const char *word)
+{
+	static char bufs[4][ARG_SHOWN_MAX + 4];
+	static unsigned next;
+	char *buf = bufs[next++ % 4];
+
+	if (word[text_escape(word, buf, ARG_SHOWN_MAX + 1)])
+		strcat(buf, "...");
+	return buf;
+}
+
 int errno_status(int err)
 {
 	/* Every node fails with EIO once its device is unregistered. */
@@ -148,9 +159,10 @@ bool parse_number(const char *s, const char *what, unsigned flags,
 		return true;
 	if (!strcmp(problem, "too large"))
 		snprintf(why, WHY_MAX, "invalid %s '%s': too large (at most 0x%llx)",
-			 what, s, (unsigned long long)max);
+			 what, msg_word(s), (unsigned long long)max);
 	else
-		snprintf(why, WHY_MAX, "invalid %s '%s': %s", what, s, problem);
+		snprintf(why, WHY_MAX, "invalid %s '%s': %s", what, msg_word(s),
+			 problem);
 	return false;
 }
 
@@ -244,7 +256,7 @@ uint64_t parse_duration_or_die(const char *s, const char *what)
 
 	why = parse_duration(s, &ns);
 	if (why)
-		die(IIOCTL_EUSAGE, "invalid %s '%s': %s", what, s, why);
+		die(IIOCTL_EUSAGE, "invalid %s '%s': %s", what, msg_word(s), why);
 	return ns;
 }
 
@@ -275,9 +287,15 @@ bool parse_width(const char *s, unsigned *width, char *why)
 {
 	uint64_t w;
 
-	if (parse_u64(s, 0, 8, &w) || (w != 1 && w != 2 && w != 4 && w != 8)) {
-		snprintf(why, WHY_MAX, "unsupported width '%s' (use 1, 2, 4 or 8)",
-			 s);
+	if (parse_u64(s, 0, 64, &w) || (w != 1 && w != 2 && w != 4 && w != 8)) {
+		/* -w 32: bits where bytes are meant */
+		if (!parse_u64(s, 0, 64, &w) && (w == 16 || w == 32 || w == 64))
+			snprintf(why, WHY_MAX, "unsupported width '%s': the width is in bytes, 1, 2, 4 or 8 (%llu bits: -w %llu)",
+				 msg_word(s), (unsigned long long)w,
+				 (unsigned long long)w / 8);
+		else
+			snprintf(why, WHY_MAX, "unsupported width '%s': the width is in bytes, 1, 2, 4 or 8",
+				 msg_word(s));
 		return false;
 	}
 	*width = (unsigned)w;
@@ -452,10 +470,17 @@ poptContext parse_options(int argc, const char **argv,
 		owned_strings[i] = poptGetOptArg(current_ctx);
 		*string_vars[i] = owned_strings[i];
 	}
-	if (rc < -1)
-		die(IIOCTL_EUSAGE, "%s: %s: %s", current_name + 7,
-		    poptBadOption(current_ctx, POPT_BADOPTION_NOALIAS),
+	if (rc < -1) {
+		const char *bad = poptBadOption(current_ctx,
+						POPT_BADOPTION_NOALIAS);
+
+		/* peek iio0 -1: a number with a sign, not an option */
+		if (bad[0] == '-' && bad[1] >= '0' && bad[1] <= '9')
+			die(IIOCTL_EUSAGE, "%s: invalid number '%s': negative (numbers have no sign; -- ends the options)",
+			    current_name + 7, msg_word(bad));
+		die(IIOCTL_EUSAGE, "%s: %s: %s", current_name + 7, msg_word(bad),
 		    poptStrerror(rc));
+	}
 	return current_ctx;
 }
 
@@ -475,7 +500,7 @@ void no_more_args(poptContext ctx)
 
 	if (arg)
 		die(IIOCTL_EUSAGE, "%s: unexpected argument '%s' (see %s --help)",
-		    current_name + 7, arg, current_name);
+		    current_name + 7, msg_word(arg), current_name);
 }
 
 size_t utf8_sequence(const unsigned char *p)
@@ -526,14 +551,14 @@ static int classify(const unsigned char *p, size_t *len, unsigned *cp)
 	return n == 2 && *cp < 0xa0;	/* C1 controls */
 }
 
-void text_escape(const char *s, char *buf, size_t size)
+size_t text_escape(const char *s, char *buf, size_t size)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t len, out = 0, i;
 	unsigned cp;
 
 	if (!size)
-		return;
+		return 0;
 	for (; *p; p += len) {
 		int esc = classify(p, &len, &cp);
 		size_t need = esc ? 4 * len : len;
@@ -549,6 +574,7 @@ void text_escape(const char *s, char *buf, size_t size)
 		out += need;
 	}
 	buf[out] = '\0';
+	return (size_t)(p - (const unsigned char *)s);
 }
 
 void text_escape_print(FILE *f, const char *s)

@@ -25,13 +25,17 @@ static const struct udrv_regmap *map_for_name(const struct region *r,
 
 	if (r->node == NODE_DMA) {
 		snprintf(why, WHY_MAX, "invalid offset '%s': a DMA buffer has no registers",
-			 arg);
+			 msg_word(arg));
 		return NULL;
 	}
 	map = device_regmap(r->dev);
-	if (!map)
-		snprintf(why, WHY_MAX, "invalid offset '%s': not a number, and %s has no register map (see iio-regmap(5))",
-			 arg, r->dev->label);
+	if (!map) {
+		char searched[WHY_MAX / 2];
+
+		regmap_searched(r->dev, searched, sizeof(searched));
+		snprintf(why, WHY_MAX, "invalid offset '%s': not a number, and %s has no register map (%s; see iio-regmap(5))",
+			 msg_word(arg), r->dev->label, searched);
+	}
 	return map;
 }
 
@@ -63,14 +67,15 @@ bool location_parse(const struct region *r, const char *arg, unsigned width,
 	loc->reg = udrv_regmap_find_reg(map, name);
 	if (!loc->reg) {
 		snprintf(why, WHY_MAX, "no register '%s' in %s (iioctl regs %s lists them)",
-			 name, udrv_regmap_path(map), r->dev->label);
+			 msg_word(name), udrv_regmap_path(map), r->dev->label);
 		return false;
 	}
 	if (dot) {
 		loc->field = udrv_reg_find_field(loc->reg, dot + 1);
 		if (!loc->field) {
 			snprintf(why, WHY_MAX, "register %s has no field '%s' (iioctl regs %s %s lists them)",
-				 udrv_reg_name(loc->reg), dot + 1, r->dev->label,
+				 udrv_reg_name(loc->reg), msg_word(dot + 1),
+				 r->dev->label,
 				 udrv_reg_name(loc->reg));
 			return false;
 		}
@@ -154,7 +159,8 @@ bool location_value_mask(const struct location *loc, const char *value_arg,
 				      NULL;
 	if (is_name(value_arg) && !named) {
 		snprintf(why, WHY_MAX, "field %s.%s has no value '%s'%s",
-			 udrv_reg_name(loc->reg), udrv_field_name(f), value_arg,
+			 udrv_reg_name(loc->reg), udrv_field_name(f),
+			 msg_word(value_arg),
 			 udrv_field_value_count(f) ?
 			 " (iioctl regs lists them)" : "");
 		return false;

@@ -214,7 +214,8 @@ int iioctl_run_command(int argc, const char **argv)
 	for (i = 0; i < NCOMMANDS; i++)
 		if (!strcmp(argv[0], commands[i]->name))
 			return commands[i]->run(argc, argv);
-	die(IIOCTL_EUSAGE, "unknown command '%s' (see iioctl help)", argv[0]);
+	die(IIOCTL_EUSAGE, "unknown command '%s' (see iioctl help)",
+	    msg_word(argv[0]));
 }
 
 int main(int argc, const char **argv)

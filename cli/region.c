@@ -252,6 +252,10 @@ static unsigned widest(uint64_t offset, size_t len, unsigned max)
 static noreturn void transfer_failed(const struct region *r, bool write,
 				     uint64_t offset, size_t len, ssize_t n)
 {
+	if (n < 0 && errno == EIO)	/* every node's, once it is gone */
+		die(IIOCTL_EGONE, "%s: the device went away (%s of %zu bytes at 0x%llx: %s)",
+		    r->label, write ? "write" : "read", len,
+		    (unsigned long long)offset, strerror(EIO));
 	if (n < 0)
 		die_perror(errno_status(errno), "%s: %s of %zu bytes at 0x%llx",
 			   r->label, write ? "write" : "read", len,

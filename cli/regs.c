@@ -268,9 +268,13 @@ static int do_regs(int argc, const char **argv)
 	ctx = parse_options(argc, argv, options, "DEV [REG[.FIELD]]...");
 	region_select(&r, need_arg(ctx, "DEV"));
 	map = device_regmap(r.dev);
-	if (!map)
-		die(IIOCTL_EUSAGE, "%s has no register map (see iio-regmap(5))",
-		    r.dev->label);
+	if (!map) {
+		char searched[WHY_MAX / 2];
+
+		regmap_searched(r.dev, searched, sizeof(searched));
+		die(IIOCTL_EUSAGE, "%s has no register map (%s; see iio-regmap(5))",
+		    r.dev->label, searched);
+	}
 	if (names && json)
 		die(IIOCTL_EUSAGE, "--names and --json conflict");
 	while ((arg = poptGetArg(ctx))) {
@@ -280,7 +284,7 @@ static int do_regs(int argc, const char **argv)
 			location_parse_or_die(&r, arg, 0, &shown[n].loc);
 		if (!shown[n].loc.reg)
 			die(IIOCTL_EUSAGE, "regs takes register names, not '%s'",
-			    arg);
+			    msg_word(arg));
 		n++;
 	}
 	if (!n) {
