@@ -72,7 +72,7 @@ const char *msg_word(const char *word)
 	char *buf = bufs[next++ % 4];
 
 	if (word[text_escape(word, buf, ARG_SHOWN_MAX + 1)])
-		strcat(buf, "...");
+		memcpy(buf + strlen(buf), "...", 4);	/* the room is there */
 	return buf;
 }
 
