@@ -30,21 +30,25 @@ static void window_json(FILE *f, const struct iio_window *w)
 		fputs("null", f);
 		return;
 	}
-	fprintf(f, "{\"offset\": %llu, \"length\": %llu}",
-		(unsigned long long)w->offset, (unsigned long long)w->len);
+	fputs("{\"offset\": ", f);
+	json_hex(f, w->offset);
+	fputs(", \"length\": ", f);
+	json_hex(f, w->len);
+	fputc('}', f);
 }
 
 #define STRING_COLUMN(field)						\
 static void field##_text(const struct iio_device_info *d, char *buf,	\
 			 size_t size)					\
 {									\
-	copy_string(buf, size, d->field);				\
+	text_escape(d->field, buf, size);				\
 }									\
 static void field##_json(FILE *f, const struct iio_device_info *d)	\
 {									\
 	json_string(f, d->field);					\
 }
 
+/* a count: a JSON number */
 #define NUMBER_COLUMN(field, fmt)					\
 static void field##_text(const struct iio_device_info *d, char *buf,	\
 			 size_t size)					\
@@ -54,6 +58,18 @@ static void field##_text(const struct iio_device_info *d, char *buf,	\
 static void field##_json(FILE *f, const struct iio_device_info *d)	\
 {									\
 	json_u64(f, d->field);						\
+}
+
+/* an address or a size: "0x..." in JSON too (common.h's json_hex()) */
+#define HEX_COLUMN(field)						\
+static void field##_text(const struct iio_device_info *d, char *buf,	\
+			 size_t size)					\
+{									\
+	snprintf(buf, size, "0x%llx", (unsigned long long)d->field);	\
+}									\
+static void field##_json(FILE *f, const struct iio_device_info *d)	\
+{									\
+	json_hex(f, d->field);						\
 }
 
 #define WINDOW_COLUMN(field)						\
@@ -72,8 +88,8 @@ NUMBER_COLUMN(nr, "%llu")
 STRING_COLUMN(name)
 STRING_COLUMN(version)
 STRING_COLUMN(type)
-NUMBER_COLUMN(size, "0x%llx")
-NUMBER_COLUMN(physaddr, "0x%llx")
+HEX_COLUMN(size)
+HEX_COLUMN(physaddr)
 WINDOW_COLUMN(in)
 WINDOW_COLUMN(out)
 NUMBER_COLUMN(events, "%llu")
@@ -85,7 +101,7 @@ STRING_COLUMN(dev)
 static void irq_text(const struct iio_device_info *d, char *buf,
 		     size_t size)
 {
-	copy_string(buf, size, d->irq);
+	text_escape(d->irq, buf, size);
 }
 
 static void irq_json_value(FILE *f, const struct iio_device_info *d)
@@ -102,12 +118,15 @@ static void irq_json_value(FILE *f, const struct iio_device_info *d)
 static void parent_text(const struct iio_device_info *d, char *buf,
 			size_t size)
 {
+	char raw[sizeof(d->parent) + sizeof(d->subsystem) + 2];
+
 	if (!d->parent[0])
-		snprintf(buf, size, "-");
+		snprintf(raw, sizeof(raw), "-");
 	else if (d->subsystem[0])
-		snprintf(buf, size, "%s:%s", d->subsystem, d->parent);
+		snprintf(raw, sizeof(raw), "%s:%s", d->subsystem, d->parent);
 	else
-		snprintf(buf, size, "%s", d->parent);
+		snprintf(raw, sizeof(raw), "%s", d->parent);
+	text_escape(raw, buf, size);
 }
 
 static void parent_json(FILE *f, const struct iio_device_info *d)
@@ -118,7 +137,10 @@ static void parent_json(FILE *f, const struct iio_device_info *d)
 		fputs("null", f);
 		return;
 	}
-	parent_text(d, buf, sizeof(buf));
+	if (d->subsystem[0])
+		snprintf(buf, sizeof(buf), "%s:%s", d->subsystem, d->parent);
+	else
+		snprintf(buf, sizeof(buf), "%s", d->parent);
 	json_string(f, buf);
 }
 

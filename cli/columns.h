@@ -21,6 +21,9 @@ struct column {
 	int listed;			/* in the default list */
 };
 
+/* The longest cell: a name of 255 bytes, each escaped as \xNN, and more */
+#define COLUMN_TEXT_MAX 1400
+
 extern const struct column columns[];
 extern const size_t ncolumns;
 

@@ -68,6 +68,17 @@ void die_open(const char *path, const char *how)
 	die_perror(IIOCTL_EDEVICE, "cannot open %s%s", path, how);
 }
 
+const char *msg_word(const char *word)
+{
+	static char bufs[4][ARG_SHOWN_MAX + 4];
+	static unsigned next;
+	char *buf = bufs[next++ % 4];
+
+	if (word[text_escape(word, buf, ARG_SHOWN_MAX + 1)])
+		memcpy(buf + strlen(buf), "...", 4);	/* the room is there */
+	return buf;
+}
+
 int errno_status(int err)
 {
 	/* Every node fails with EIO once its device is unregistered. */
@@ -151,9 +162,10 @@ bool parse_number(const char *s, const char *what, unsigned flags,
 		return true;
 	if (!strcmp(problem, "too large"))
 		snprintf(why, WHY_MAX, "invalid %s '%s': too large (at most 0x%llx)",
-			 what, s, (unsigned long long)max);
+			 what, msg_word(s), (unsigned long long)max);
 	else
-		snprintf(why, WHY_MAX, "invalid %s '%s': %s", what, s, problem);
+		snprintf(why, WHY_MAX, "invalid %s '%s': %s", what, msg_word(s),
+			 problem);
 	return false;
 }
 
@@ -265,7 +277,7 @@ uint64_t parse_duration_or_die(const char *s, const char *what)
 
 	why = parse_duration(s, &ns);
 	if (why)
-		die(IIOCTL_EUSAGE, "invalid %s '%s': %s", what, s, why);
+		die(IIOCTL_EUSAGE, "invalid %s '%s': %s", what, msg_word(s), why);
 	return ns;
 }
 
@@ -296,9 +308,15 @@ bool parse_width(const char *s, unsigned *width, char *why)
 {
 	uint64_t w;
 
-	if (parse_u64(s, 0, 8, &w) || (w != 1 && w != 2 && w != 4 && w != 8)) {
-		snprintf(why, WHY_MAX, "unsupported width '%s' (use 1, 2, 4 or 8)",
-			 s);
+	if (parse_u64(s, 0, 64, &w) || (w != 1 && w != 2 && w != 4 && w != 8)) {
+		/* -w 32: bits where bytes are meant */
+		if (!parse_u64(s, 0, 64, &w) && (w == 16 || w == 32 || w == 64))
+			snprintf(why, WHY_MAX, "unsupported width '%s': the width is in bytes, 1, 2, 4 or 8 (%llu bits: -w %llu)",
+				 msg_word(s), (unsigned long long)w,
+				 (unsigned long long)w / 8);
+		else
+			snprintf(why, WHY_MAX, "unsupported width '%s': the width is in bytes, 1, 2, 4 or 8",
+				 msg_word(s));
 		return false;
 	}
 	*width = (unsigned)w;
@@ -574,10 +592,17 @@ poptContext parse_options(int argc, const char **argv,
 		owned_strings[i] = poptGetOptArg(current_ctx);
 		*string_vars[i] = owned_strings[i];
 	}
-	if (rc < -1)
-		die(IIOCTL_EUSAGE, "%s: %s: %s", current_name + 7,
-		    poptBadOption(current_ctx, POPT_BADOPTION_NOALIAS),
+	if (rc < -1) {
+		const char *bad = poptBadOption(current_ctx,
+						POPT_BADOPTION_NOALIAS);
+
+		/* peek iio0 -1: a number with a sign, not an option */
+		if (bad[0] == '-' && bad[1] >= '0' && bad[1] <= '9')
+			die(IIOCTL_EUSAGE, "%s: invalid number '%s': negative (numbers have no sign; -- ends the options)",
+			    current_name + 7, msg_word(bad));
+		die(IIOCTL_EUSAGE, "%s: %s: %s", current_name + 7, msg_word(bad),
 		    poptStrerror(rc));
+	}
 	return current_ctx;
 }
 
@@ -597,23 +622,128 @@ void no_more_args(poptContext ctx)
 
 	if (arg)
 		die(IIOCTL_EUSAGE, "%s: unexpected argument '%s' (see %s --help)",
-		    current_name + 7, arg, current_name);
+		    current_name + 7, msg_word(arg), current_name);
+}
+
+size_t utf8_sequence(const unsigned char *p)
+{
+	unsigned c = p[0], cp, n, i;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf) {
+		n = 2;
+		cp = c & 0x1f;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		n = 3;
+		cp = c & 0x0f;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		n = 4;
+		cp = c & 0x07;
+	} else {
+		return 0;
+	}
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)	/* the NUL too */
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return n;
+}
+
+/*
+ * How the byte sequence at p shows: 0 as it is (*len bytes of it), or 1
+ * escaped (*len bytes, each as \xNN or, in JSON, a C0, DEL or C1 code
+ * point as \u00NN: *cp set).
+ */
+static int classify(const unsigned char *p, size_t *len, unsigned *cp)
+{
+	size_t n = utf8_sequence(p);
+
+	*len = n ? n : 1;
+	*cp = n == 2 ? (unsigned)(p[0] & 0x1f) << 6 | (p[1] & 0x3f) : p[0];
+	if (!n)
+		return 1;
+	if (n == 1)
+		return p[0] < 0x20 || p[0] == 0x7f ||
+		       (p[0] == '\\' && p[1] == 'x');
+	return n == 2 && *cp < 0xa0;	/* C1 controls */
+}
+
+size_t text_escape(const char *s, char *buf, size_t size)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t len, out = 0, i;
+	unsigned cp;
+
+	if (!size)
+		return 0;
+	for (; *p; p += len) {
+		int esc = classify(p, &len, &cp);
+		size_t need = esc ? 4 * len : len;
+
+		if (out + need >= size)
+			break;
+		for (i = 0; i < len; i++) {
+			if (esc)
+				snprintf(buf + out + 4 * i, 5, "\\x%02x", p[i]);
+			else
+				buf[out + i] = (char)p[i];
+		}
+		out += need;
+	}
+	buf[out] = '\0';
+	return (size_t)(p - (const unsigned char *)s);
+}
+
+void text_escape_print(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t len, i;
+	unsigned cp;
+
+	for (; *p; p += len) {
+		int esc = classify(p, &len, &cp);
+
+		for (i = 0; i < len; i++) {
+			if (esc)
+				fprintf(f, "\\x%02x", p[i]);
+			else
+				fputc(p[i], f);
+		}
+	}
 }
 
 void json_string(FILE *f, const char *s)
 {
-	const unsigned char *p;
+	const unsigned char *p = (const unsigned char *)s;
+	size_t len, i;
+	unsigned cp;
 
 	fputc('"', f);
-	for (p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
+	for (; *p; p += len) {
+		if (!classify(p, &len, &cp)) {
+			if (*p == '"' || *p == '\\')
+				fputc('\\', f);
+			fwrite(p, 1, len, f);
+		} else if (len == 1 && *p == '\\') {
+			fputs("\\\\x5c", f);		/* \x5c: a '\' before 'x' */
+		} else if (utf8_sequence(p)) {
+			fprintf(f, "\\u%04x", cp);	/* C0, DEL, C1 */
+		} else {
+			for (i = 0; i < len; i++)
+				fprintf(f, "\\\\x%02x", p[i]);
+		}
 	}
 	fputc('"', f);
+}
+
+void json_hex(FILE *f, uint64_t v)
+{
+	fprintf(f, "\"0x%llx\"", (unsigned long long)v);
 }
 
 void flush_stdout(void)

@@ -76,6 +76,14 @@ noreturn void die_perror(int status, const char *fmt, ...)
  * saying the nodes are root-only (status 1 too).
  */
 noreturn void die_open(const char *path, const char *how);
+/*
+ * A word of the command line (or of a file) as a message quotes it:
+ * escaped (text_escape()) and cut to ARG_SHOWN_MAX bytes with "..." after
+ * it, so that a 100 kB word makes a one-line error.  The text lives in
+ * one of a few static buffers: good until a few more calls.
+ */
+#define ARG_SHOWN_MAX 64
+const char *msg_word(const char *word);
 /* The status a failed device access with this errno maps to. */
 int errno_status(int err);
 
@@ -99,7 +107,7 @@ const char *parse_u64(const char *s, unsigned flags, uint64_t max,
  * message their _or_die twins die with (status 2).  batch compiles lines
  * with them and leaves a line that fails one to the command.
  */
-#define WHY_MAX 256
+#define WHY_MAX 1024
 /* "invalid WHAT 'S': ..." */
 bool parse_number(const char *s, const char *what, unsigned flags,
 		  uint64_t max, uint64_t *v, char *why);
@@ -168,8 +176,35 @@ void no_more_args(poptContext ctx);
  */
 unsigned char *load_input(const char *path, uint64_t max, size_t *len);
 
-/* JSON string literal (with quotes) of s on f. */
+/*
+ * Names as they come from sysfs or files may hold any byte.  For a
+ * terminal and a table, as lsblk shows them: a control character (C0,
+ * DEL, C1), a byte that is not part of valid UTF-8, and a '\\' before an
+ * 'x' as the text \xNN of each byte (so the text says which bytes there
+ * were); valid UTF-8 as it is.  text_escape() writes at most size bytes
+ * with the NUL (cut before a character or escape that does not fit) and
+ * returns how many bytes of s it took; text_escape_print() writes it all.
+ */
+size_t text_escape(const char *s, char *buf, size_t size);
+void text_escape_print(FILE *f, const char *s);
+/*
+ * The length of the valid UTF-8 sequence at p (1 to 4: no overlong form,
+ * surrogate or code point above U+10FFFF), or 0.
+ */
+size_t utf8_sequence(const unsigned char *p);
+
+/*
+ * JSON string literal (with quotes) of s on f, always valid JSON: '"' and
+ * '\\' escaped, control characters as \u00NN, a byte that is not part of
+ * valid UTF-8 (and a '\\' before an 'x') as the text \xNN (text_escape()'s).
+ */
 void json_string(FILE *f, const char *s);
+/*
+ * JSON's rule for numbers (iioctl(1), JSON): an address, offset, length,
+ * size or register value is a string "0x..." (lower-case hex, no leading
+ * zeros), exact where a JSON number above 2^53 is not; counts are numbers.
+ */
+void json_hex(FILE *f, uint64_t v);
 
 /* Flush stdout; die with status 1 if writing it failed. */
 void flush_stdout(void);

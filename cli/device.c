@@ -182,6 +182,9 @@ static DIR *open_class_dir(void)
 {
 	DIR *dir = opendir(sysfs_root);
 
+	if (!dir && errno == ENOENT && !strcmp(sysfs_root, "/sys/class/iio"))
+		die(IIOCTL_EDEVICE, "no %s: iio.ko is not loaded (modprobe a stub, such as iio_edu, or iio; see iio(4))",
+		    sysfs_root);
 	if (!dir)
 		die_perror(IIOCTL_EDEVICE, "cannot read %s", sysfs_root);
 	return dir;
@@ -273,10 +276,11 @@ static noreturn void die_no_device(const char *fmt, const char *arg)
 	for (i = 0; i < n && len < sizeof(list); i++)
 		len += (size_t)snprintf(list + len, sizeof(list) - len,
 					"%s%s '%s'", i ? ", " : "",
-					devs[i].label, devs[i].name);
+					devs[i].label, msg_word(devs[i].name));
 	if (n)
-		die(IIOCTL_EUSAGE, "%s %s (devices: %s)", fmt, arg, list);
-	die(IIOCTL_EUSAGE, "%s %s (no devices under %s)", fmt, arg,
+		die(IIOCTL_EUSAGE, "%s %s (devices: %s)", fmt, msg_word(arg),
+		    list);
+	die(IIOCTL_EUSAGE, "%s %s (no devices under %s)", fmt, msg_word(arg),
 	    sysfs_root);
 }
 
@@ -391,6 +395,30 @@ bool device_pci_id(const struct iio_device_info *dev, struct iio_pci_id *id)
 	return true;
 }
 
+/*
+ * ADDR/barN names no iio device: say which BARs of ADDR hold one (or,
+ * for a PCI device without iio devices, list the devices).
+ */
+static noreturn void die_no_bar(const char *arg, const char *addr, int bar)
+{
+	const struct iio_device_info *devs;
+	char bars[512] = "";
+	size_t n, i, len = 0;
+
+	n = device_list(&devs);
+	for (i = 0; i < n && len < sizeof(bars); i++)
+		if (!strcmp(devs[i].subsystem, "pci") &&
+		    !strcmp(devs[i].parent, addr))
+			len += (size_t)snprintf(bars + len, sizeof(bars) - len,
+						"%s%s in bar%d", len ? ", " : "",
+						devs[i].label,
+						device_bar(&devs[i]));
+	if (!len)
+		die_no_device("no device at PCI address", arg);
+	die(IIOCTL_EUSAGE, "no iio device in BAR %d of PCI device %s (its iio devices: %s)",
+	    bar, addr, bars);
+}
+
 /* DEV as a PCI address: the iio device of that PCI device (and BAR). */
 static void resolve_pci(const char *arg, const char *addr, int bar,
 			struct iio_target *t)
@@ -417,6 +445,8 @@ static void resolve_pci(const char *arg, const char *addr, int bar,
 	if (matches > 1)
 		die(IIOCTL_EUSAGE, "PCI device %s has several iio devices: %s (pick one with %s/barN)",
 		    arg, candidates, addr);
+	if (!matches && bar >= 0)
+		die_no_bar(arg, addr, bar);
 	if (!matches)
 		die_no_device("no device at PCI address", arg);
 }
@@ -441,7 +471,8 @@ void device_resolve(const char *arg, struct iio_target *t)
 	}
 	if (strchr(arg, '/')) {
 		if (strlen(arg) >= sizeof(t->path))
-			die(IIOCTL_EUSAGE, "device path too long");
+			die(IIOCTL_EUSAGE, "device path too long: %s",
+			    msg_word(arg));
 		copy_string(t->path, sizeof(t->path), arg);
 		if (!stat(arg, &st) && S_ISCHR(st.st_mode)) {
 			/* ours if the device's dev attribute has its major */
@@ -458,7 +489,8 @@ void device_resolve(const char *arg, struct iio_target *t)
 			/* the event nodes of vectors 1 and up are not DEVs */
 			if (!t->dev || strcmp(t->dev->dev, want) ||
 			    index > IIO_MINOR_EVENT)
-				die(IIOCTL_EUSAGE, "%s is not an iio node", arg);
+				die(IIOCTL_EUSAGE, "%s is not an iio node",
+				    msg_word(arg));
 			return;
 		} else {
 			base = strrchr(arg, '/') + 1;
@@ -466,7 +498,7 @@ void device_resolve(const char *arg, struct iio_target *t)
 			if (nr < 0)
 				die(IIOCTL_EUSAGE,
 				    "%s is not an iio node (iioN, iioN_in, iioN_out or iioN_event)",
-				    arg);
+				    msg_word(arg));
 		}
 		t->dev = find_nr(nr);
 		if (!t->dev)
@@ -493,8 +525,8 @@ void device_resolve(const char *arg, struct iio_target *t)
 						sizeof(candidates) - len,
 						"%siio%ld", i ? ", " : "",
 						named[i]);
-		die(IIOCTL_EUSAGE, "device name '%s' is ambiguous: %s", arg,
-		    candidates);
+		die(IIOCTL_EUSAGE, "device name '%s' is ambiguous: %s",
+		    msg_word(arg), candidates);
 	}
 	if (n)
 		t->dev = find_nr(named[0]);
@@ -517,17 +549,34 @@ void dma_path(const struct iio_device_info *dev, unsigned k,
 	device_attr_path(dev, name, buf, size);
 }
 
-bool device_dma(const struct iio_device_info *dev, unsigned k,
-		struct iio_dma_buffer *buf)
+bool device_dma_size(const struct iio_device_info *dev, unsigned k,
+		     uint64_t *size)
 {
-	char dir[PATH_MAX], name[32], probe[64];
+	char dir[PATH_MAX], name[32];
 
 	snprintf(name, sizeof(name), "dma%u", k);
 	device_attr_path(dev, name, dir, sizeof(dir));
-	if (!read_attr(dir, "size", probe, sizeof(probe)))
+	return read_num_attr_present(dev, dir, "size", size);
+}
+
+bool device_dma_bus_addr(const struct iio_device_info *dev, unsigned k,
+			 uint64_t *bus_addr)
+{
+	char path[PATH_MAX], buf[64];
+	int err;
+
+	dma_path(dev, k, "bus_addr", path, sizeof(path));
+	err = udrv_read_line(path, buf, sizeof(buf));
+	if (err == -EACCES || err == -EPERM)
 		return false;
-	buf->size = read_num_attr(dev, dir, "size");
-	buf->bus_addr = read_num_attr(dev, dir, "bus_addr");
+	if (err) {
+		errno = -err;
+		die_perror(IIOCTL_EDEVICE, "%s: cannot read %s", dev->label,
+			   path);
+	}
+	if (parse_u64(buf, 0, UINT64_MAX, bus_addr))
+		die(IIOCTL_EDEVICE, "%s: unexpected value '%s' in %s",
+		    dev->label, buf, path);
 	return true;
 }
 

@@ -104,12 +104,18 @@ bool device_has_events(const struct iio_device_info *dev);
 /* The event attribute, read now (not the listed value). */
 uint32_t device_event_count(const struct iio_device_info *dev);
 
-/* DMA buffer K (sysfs dmaK/): size and bus address; false if absent. */
-struct iio_dma_buffer {
-	uint64_t size, bus_addr;
-};
-bool device_dma(const struct iio_device_info *dev, unsigned k,
-		struct iio_dma_buffer *buf);
+/*
+ * DMA buffer K (sysfs dmaK/): its size; false if absent.  Reads nothing
+ * else: the buffer's users need no more (bus_addr is root's alone).
+ */
+bool device_dma_size(const struct iio_device_info *dev, unsigned k,
+		     uint64_t *size);
+/*
+ * Its bus address: false if it cannot be read for want of permission
+ * (mode 0400: iio(4)); dies on any other failure.
+ */
+bool device_dma_bus_addr(const struct iio_device_info *dev, unsigned k,
+			 uint64_t *bus_addr);
 /* SYSFS/iioN/dmaK/FILE ("buffer", "size", ...) */
 void dma_path(const struct iio_device_info *dev, unsigned k,
 	      const char *file, char *buf, size_t size);

@@ -10,6 +10,22 @@
 
 #include "common.h"
 #include "device.h"
+#include "lookup.h"
+
+/*
+ * Why the device has no DMA buffers when its DMA policy refuses them
+ * (dma_iommu "refused", iio(4)), or NULL: what allows them.
+ */
+static const char *dma_refused_why(const struct iio_device_info *dev)
+{
+	char path[PATH_MAX], policy[32];
+
+	device_attr_path(dev, "dma_iommu", path, sizeof(path));
+	if (udrv_read_line(path, policy, sizeof(policy)) ||
+	    strcmp(policy, "refused"))
+		return NULL;
+	return "dma_iommu is refused: no IOMMU confines the device's DMA (the kernel log says why); iio.enable_unsafe_noiommu_mode=1 allows it, unsafe (see iio(4), IOMMU)";
+}
 
 /* Writes SIZE to dma_request; the kernel's errno explained. */
 static void dma_request(const struct iio_device_info *dev, uint64_t size)
@@ -38,6 +54,9 @@ static void dma_request(const struct iio_device_info *dev, uint64_t size)
 		if (err == ENOSPC)
 			die(IIOCTL_EUSAGE, "%s has all its DMA buffers already",
 			    dev->label);
+		if (err == EPERM && dma_refused_why(dev))
+			die(IIOCTL_EDEVICE, "%s: DMA buffer refused: %s",
+			    dev->label, dma_refused_why(dev));
 		die_perror(errno_status(err), "%s: cannot add a DMA buffer of 0x%llx bytes",
 			   dev->label, (unsigned long long)size);
 	}
@@ -47,9 +66,9 @@ static void dma_request(const struct iio_device_info *dev, uint64_t size)
 static int do_dma(int argc, const char **argv)
 {
 	const struct iio_device_info *devs;
-	const char *request_arg = NULL;
-	struct iio_dma_buffer b;
-	uint64_t request = 0;
+	const char *request_arg = NULL, *why;
+	uint64_t request = 0, size, bus;
+	bool bus_known;
 	char path[PATH_MAX];
 	struct iio_target t;
 	int json = 0;
@@ -85,24 +104,43 @@ static int do_dma(int argc, const char **argv)
 	else
 		printf("%-6s %10s %18s  %s\n", "BUFFER", "SIZE", "BUS_ADDR",
 		       "PATH");
-	for (k = 0; k < DEVICE_DMA_MAX && device_dma(t.dev, k, &b); k++) {
+	for (k = 0; k < DEVICE_DMA_MAX && device_dma_size(t.dev, k, &size);
+	     k++) {
+		/* unreadable but by root (mode 0400): shown as unknown */
+		bus_known = device_dma_bus_addr(t.dev, k, &bus);
 		dma_path(t.dev, k, "buffer", path, sizeof(path));
 		if (json) {
-			printf("%s{\"buffer\": %u, \"size\": %llu, \"bus_addr\": %llu, \"path\": ",
-			       k ? ", " : "", k, (unsigned long long)b.size,
-			       (unsigned long long)b.bus_addr);
+			printf("%s{\"buffer\": %u, \"size\": ", k ? ", " : "",
+			       k);
+			json_hex(stdout, size);
+			fputs(", \"bus_addr\": ", stdout);
+			if (bus_known)
+				json_hex(stdout, bus);
+			else
+				fputs("null", stdout);
+			fputs(", \"path\": ", stdout);
 			json_string(stdout, path);
 			putchar('}');
 		} else {
-			char size[24], bus[24], name[8];
+			char size_text[24], bus_text[24], name[8];
 
 			snprintf(name, sizeof(name), "dma%u", k);
-			snprintf(size, sizeof(size), "0x%llx",
-				 (unsigned long long)b.size);
-			snprintf(bus, sizeof(bus), "0x%llx",
-				 (unsigned long long)b.bus_addr);
-			printf("%-6s %10s %18s  %s\n", name, size, bus, path);
+			snprintf(size_text, sizeof(size_text), "0x%llx",
+				 (unsigned long long)size);
+			if (bus_known)
+				snprintf(bus_text, sizeof(bus_text), "0x%llx",
+					 (unsigned long long)bus);
+			else
+				copy_string(bus_text, sizeof(bus_text), "-");
+			printf("%-6s %10s %18s  ", name, size_text, bus_text);
+			text_escape_print(stdout, path);
+			putchar('\n');
 		}
+	}
+	if (!k && (why = dma_refused_why(t.dev))) {
+		flush_stdout();
+		fprintf(stderr, "iioctl: %s has no DMA buffers: %s\n",
+			t.dev->label, why);
 	}
 	if (json)
 		fputs("]\n", stdout);

@@ -17,7 +17,7 @@ static int do_info(int argc, const char **argv)
 		"region", "in", "out", "event",
 	};
 	const struct iio_device_info *d, *devs;
-	char cell[512], path[PATH_MAX], label[32];
+	char cell[COLUMN_TEXT_MAX], path[PATH_MAX], label[32];
 	struct iio_target t;
 	int json = 0;
 	size_t i;
@@ -61,7 +61,9 @@ static int do_info(int argc, const char **argv)
 				fputs("null", stdout);
 		} else if (present) {
 			snprintf(label, sizeof(label), "%s node:", node_keys[i]);
-			printf("%-13s%s\n", label, path);
+			printf("%-13s", label);
+			text_escape_print(stdout, path);
+			putchar('\n');
 		}
 	}
 	/* the event nodes of vectors 1 and up: "event1" ... */
@@ -72,7 +74,9 @@ static int do_info(int argc, const char **argv)
 			json_string(stdout, path);
 		} else {
 			snprintf(label, sizeof(label), "event%zu node:", i);
-			printf("%-13s%s\n", label, path);
+			printf("%-13s", label);
+			text_escape_print(stdout, path);
+			putchar('\n');
 		}
 	}
 	if (json)

@@ -11,21 +11,27 @@
 
 #define MAX_COLUMNS 32
 
-/* -o COLUMNS → the columns; the default list without -o. */
+/*
+ * -o COLUMNS → the columns; the default list without -o, and before the
+ * columns of "+COLUMNS" (util-linux's -o +COL).
+ */
 static size_t pick_columns(const char *spec, const struct column **cols)
 {
+	const char *given = spec;	/* for messages */
 	char *copy, *tok, *save;
 	size_t n = 0, i;
 
-	if (!spec) {
+	if (!spec || spec[0] == '+')
 		for (i = 0; i < ncolumns; i++)
 			if (columns[i].listed)
 				cols[n++] = &columns[i];
+	if (!spec)
 		return n;
-	}
-	if (spec[0] == ',' || strstr(spec, ",,") ||
+	if (spec[0] == '+')
+		spec++;
+	if (!spec[0] || spec[0] == ',' || strstr(spec, ",,") ||
 	    (spec[0] && spec[strlen(spec) - 1] == ','))
-		die(IIOCTL_EUSAGE, "empty column in '%s' (columns: %s)", spec,
+		die(IIOCTL_EUSAGE, "empty column in '%s' (columns: %s)", given,
 		    column_names());
 	copy = xstrdup(spec);
 	for (tok = strtok_r(copy, ",", &save); tok;
@@ -43,6 +49,7 @@ static size_t pick_columns(const char *spec, const struct column **cols)
 		}
 		for (i = 0; i < n; i++)
 			if (cols[i] == cols[n]) {
+				/* a default column asked for again by +COL */
 				const char *dup = cols[n]->name;
 
 				free(copy);
@@ -51,10 +58,34 @@ static size_t pick_columns(const char *spec, const struct column **cols)
 		n++;
 	}
 	free(copy);
-	if (!n)
-		die(IIOCTL_EUSAGE, "no columns in '%s' (columns: %s)", spec,
-		    column_names());
 	return n;
+}
+
+/* --list-columns: each column's name, JSON key and meaning */
+static void list_columns(bool json)
+{
+	size_t i;
+
+	if (json)
+		putchar('[');
+	for (i = 0; i < ncolumns; i++) {
+		const struct column *c = &columns[i];
+
+		if (!json) {
+			printf("%-10s %s%s\n", c->name, c->help,
+			       c->listed ? "" : " (not by default)");
+			continue;
+		}
+		printf("%s\n  {\"name\": ", i ? "," : "");
+		json_string(stdout, c->name);
+		fputs(", \"key\": ", stdout);
+		json_string(stdout, c->key);
+		fputs(", \"description\": ", stdout);
+		json_string(stdout, c->help);
+		printf(", \"default\": %s}", c->listed ? "true" : "false");
+	}
+	if (json)
+		fputs("\n]\n", stdout);
 }
 
 static void print_json(const struct iio_device_info *const *devs,
@@ -79,7 +110,7 @@ static void print_table(const struct iio_device_info *const *devs,
 			size_t ncols, int headings)
 {
 	size_t width[MAX_COLUMNS], i, c, len;
-	char cell[512];
+	char cell[COLUMN_TEXT_MAX];
 
 	for (c = 0; c < ncols; c++)
 		width[c] = headings ? strlen(cols[c]->name) : 0;
@@ -114,7 +145,7 @@ static int do_list(int argc, const char **argv)
 {
 	const struct iio_device_info *all, **devs;
 	const struct column *cols[MAX_COLUMNS];
-	int json = 0, noheadings = 0;
+	int json = 0, noheadings = 0, list_cols = 0;
 	const char *output = NULL, *arg;
 	struct iio_target t;
 	size_t ncols, n, ndevs = 0, i;
@@ -124,7 +155,10 @@ static int do_list(int argc, const char **argv)
 		{ "noheadings", 'n', POPT_ARG_NONE, &noheadings, 0,
 		  "no heading line", NULL },
 		{ "output", 'o', POPT_ARG_STRING, &output, 0,
-		  "columns to print, a comma list (see above)", "COLUMNS" },
+		  "columns to print, a comma list (see above); +COLUMNS: after the default ones",
+		  "[+]COLUMNS" },
+		{ "list-columns", 'H', POPT_ARG_NONE, &list_cols, 0,
+		  "list the columns and what they hold (-j: JSON)", NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
@@ -136,6 +170,13 @@ static int do_list(int argc, const char **argv)
 			    "         DMAPOLICY IOMMUGROUP (the PCI parent's)\n"
 			    "         (NR, VECTORS, DMA, DEV, PARENT and the PCI ones not by\n"
 			    "         default)");
+	if (list_cols) {
+		if (output || noheadings || poptPeekArg(ctx))
+			die(IIOCTL_EUSAGE, "--list-columns takes only -j");
+		if (!iioctl_dry_run)
+			list_columns(json);
+		return IIOCTL_OK;
+	}
 	ncols = pick_columns(output, cols);
 	n = device_list_fresh(&all);
 	/* an array of pointers: NOLINTNEXTLINE(bugprone-sizeof-expression) */
@@ -167,5 +208,5 @@ static int do_list(int argc, const char **argv)
 const struct iioctl_cmd iioctl_cmd_list = {
 	.name = "list",
 	.run = do_list,
-	.help = "list the devices (-j JSON, -o COLUMNS, -n no headings)",
+	.help = "list the devices (-j JSON, -o [+]COLUMNS, -n no headings, -H columns)",
 };

@@ -25,13 +25,17 @@ static const struct udrv_regmap *map_for_name(const struct region *r,
 
 	if (r->node == NODE_DMA) {
 		snprintf(why, WHY_MAX, "invalid offset '%s': a DMA buffer has no registers",
-			 arg);
+			 msg_word(arg));
 		return NULL;
 	}
 	map = device_regmap(r->dev);
-	if (!map)
-		snprintf(why, WHY_MAX, "invalid offset '%s': not a number, and %s has no register map (see iio-regmap(5))",
-			 arg, r->dev->label);
+	if (!map) {
+		char searched[WHY_MAX / 2];
+
+		regmap_searched(r->dev, searched, sizeof(searched));
+		snprintf(why, WHY_MAX, "invalid offset '%s': not a number, and %s has no register map (%s; see iio-regmap(5))",
+			 msg_word(arg), r->dev->label, searched);
+	}
 	return map;
 }
 
@@ -63,14 +67,15 @@ bool location_parse(const struct region *r, const char *arg, unsigned width,
 	loc->reg = udrv_regmap_find_reg(map, name);
 	if (!loc->reg) {
 		snprintf(why, WHY_MAX, "no register '%s' in %s (iioctl regs %s lists them)",
-			 name, udrv_regmap_path(map), r->dev->label);
+			 msg_word(name), udrv_regmap_path(map), r->dev->label);
 		return false;
 	}
 	if (dot) {
 		loc->field = udrv_reg_find_field(loc->reg, dot + 1);
 		if (!loc->field) {
 			snprintf(why, WHY_MAX, "register %s has no field '%s' (iioctl regs %s %s lists them)",
-				 udrv_reg_name(loc->reg), dot + 1, r->dev->label,
+				 udrv_reg_name(loc->reg), msg_word(dot + 1),
+				 r->dev->label,
 				 udrv_reg_name(loc->reg));
 			return false;
 		}
@@ -255,7 +260,8 @@ bool location_value_mask(const struct location *loc, const char *value_arg,
 				      NULL;
 	if (is_name(value_arg) && !named) {
 		snprintf(why, WHY_MAX, "field %s.%s has no value '%s'%s",
-			 udrv_reg_name(loc->reg), udrv_field_name(f), value_arg,
+			 udrv_reg_name(loc->reg), udrv_field_name(f),
+			 msg_word(value_arg),
 			 udrv_field_value_count(f) ?
 			 " (iioctl regs lists them)" : "");
 		return false;
@@ -308,6 +314,40 @@ void location_print(const struct location *loc, uint64_t v, bool decimal)
 	else
 		printf("0x%0*llx\n", (int)((bits + 3) / 4),
 		       (unsigned long long)location_extract(loc, v));
+}
+
+void location_json(const struct region *r, const struct location *loc)
+{
+	fputs("\"node\": ", stdout);
+	json_string(stdout, r->label);
+	fputs(", \"offset\": ", stdout);
+	json_hex(stdout, loc->offset);
+	printf(", \"width\": %u, \"register\": ", loc->width);
+	if (loc->reg)
+		json_string(stdout, udrv_reg_name(loc->reg));
+	else
+		fputs("null", stdout);
+	fputs(", \"field\": ", stdout);
+	if (loc->field)
+		json_string(stdout, udrv_field_name(loc->field));
+	else
+		fputs("null", stdout);
+}
+
+void location_json_value(const struct location *loc, const char *key,
+			 uint64_t v)
+{
+	printf(", \"%s\": ", key);
+	json_hex(stdout, location_extract(loc, v));
+}
+
+void location_print_json(const struct region *r, const struct location *loc,
+			 uint64_t v)
+{
+	putchar('{');
+	location_json(r, loc);
+	location_json_value(loc, "value", v);
+	puts("}");
 }
 
 void location_label(const struct location *loc, char *buf, size_t size)

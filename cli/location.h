@@ -79,6 +79,19 @@ void location_value_mask_or_die(const struct location *loc,
 uint64_t location_extract(const struct location *loc, uint64_t v);
 /* The location's value as peek prints it: 0x and its digits, or decimal. */
 void location_print(const struct location *loc, uint64_t v, bool decimal);
+/*
+ * The JSON keys of a value read at the location, without braces:
+ * "node" (r's label: iio0, iio0_in, iio0_dma0), "offset", "width",
+ * "register" and "field" (a name, or null), "value" (the field's bits
+ * for a field; a hex string, common.h's json_hex()).  key names the
+ * value ("value", "old", "new").
+ */
+void location_json(const struct region *r, const struct location *loc);
+void location_json_value(const struct location *loc, const char *key,
+			 uint64_t v);
+/* peek -j's and wait-value -j's line: {location_json, "value"} */
+void location_print_json(const struct region *r, const struct location *loc,
+			 uint64_t v);
 /* "status", "status.irq_fact" or "0x20", for messages and watch's %r */
 void location_label(const struct location *loc, char *buf, size_t size);
 

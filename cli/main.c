@@ -95,8 +95,11 @@
  *             widest aligned accesses); with -w every value is one access.
  *             -n 0 prints nothing.
  *   list -j   a JSON array of objects, one per device: "device" ("iio0"),
- *             "nr", "name", "version", "type", "size" and "physaddr"
- *             (numbers), "in"/"out" ({"offset": N, "length": N} or null),
+ *             "nr" (a number), "name", "version", "type", "size" and
+ *             "physaddr" (hex strings "0x...": every address, offset,
+ *             size and register value in JSON is one, exact above 2^53;
+ *             counts are numbers), "in"/"out" ({"offset": "0x...",
+ *             "length": "0x..."} or null),
  *             "irq" (a number, or "cyclic", "oneshot", "none"), "events",
  *             "listeners" (numbers), "dev" ("MAJ:MIN"), "parent"; -o picks
  *             the keys as it picks the columns.  info -j: one such object
@@ -217,7 +220,8 @@ int iioctl_run_command(int argc, const char **argv)
 	for (i = 0; i < NCOMMANDS; i++)
 		if (!strcmp(argv[0], commands[i]->name))
 			return commands[i]->run(argc, argv);
-	die(IIOCTL_EUSAGE, "unknown command '%s' (see iioctl help)", argv[0]);
+	die(IIOCTL_EUSAGE, "unknown command '%s' (see iioctl help)",
+	    msg_word(argv[0]));
 }
 
 int main(int argc, const char **argv)

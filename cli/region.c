@@ -51,8 +51,8 @@ static void region_init(struct region *r, const struct iio_device_info *dev,
 /* --dma K: the DMA buffer K of DEV, through its sysfs file */
 static void region_select_dma(struct region *r, const char *dev_arg)
 {
-	struct iio_dma_buffer b;
 	struct iio_target t;
+	uint64_t size;
 	unsigned k;
 
 	k = (unsigned)parse_u64_or_die(region_opts.dma, "DMA buffer", 0,
@@ -64,10 +64,11 @@ static void region_select_dma(struct region *r, const char *dev_arg)
 	if (t.node != NODE_NONE && t.node != NODE_REGION)
 		die(IIOCTL_EUSAGE, "%s is a node of its own; --dma takes a device",
 		    t.path);
-	if (!device_dma(t.dev, k, &b))
+	/* the size alone: bus_addr is root's, the buffer the group's too */
+	if (!device_dma_size(t.dev, k, &size))
 		die(IIOCTL_EUSAGE, "%s has no DMA buffer %u (it has %llu)",
 		    t.dev->label, k, (unsigned long long)t.dev->dma_buffers);
-	region_init(r, t.dev, NODE_DMA, b.size);
+	region_init(r, t.dev, NODE_DMA, size);
 	dma_path(t.dev, k, "buffer", r->path, sizeof(r->path));
 	snprintf(r->label, sizeof(r->label), "%s_dma%u", t.dev->label, k);
 }
@@ -330,6 +331,10 @@ static unsigned widest(uint64_t offset, size_t len, unsigned max)
 static noreturn void transfer_failed(const struct region *r, bool write,
 				     uint64_t offset, size_t len, ssize_t n)
 {
+	if (n < 0 && errno == EIO)	/* every node's, once it is gone */
+		die(IIOCTL_EGONE, "%s: the device went away (%s of %zu bytes at 0x%llx: %s)",
+		    r->label, write ? "write" : "read", len,
+		    (unsigned long long)offset, strerror(EIO));
 	if (n < 0)
 		die_perror(errno_status(errno), "%s: %s of %zu bytes at 0x%llx",
 			   r->label, write ? "write" : "read", len,

@@ -165,6 +165,23 @@ static const struct udrv_regmap *search_map(const struct iio_device_info *dev)
 	return NULL;
 }
 
+void regmap_searched(const struct iio_device_info *dev, char *buf,
+		     size_t size)
+{
+	char dirs[16][PATH_MAX], names[8][REGMAP_FILE_NAME_MAX];
+	size_t ndirs, nnames, i, len;
+
+	ndirs = regmap_dirs(dirs, 16);
+	nnames = regmap_candidates(dev, names, 8);
+	len = (size_t)snprintf(buf, size, "looked for");
+	for (i = 0; i < nnames && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s %s",
+					i ? "," : "", msg_word(names[i]));
+	for (i = 0; i < ndirs && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s %s",
+					i ? "," : " in", msg_word(dirs[i]));
+}
+
 const struct udrv_regmap *device_regmap(const struct iio_device_info *dev)
 {
 	const struct udrv_regmap *map;

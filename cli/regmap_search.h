@@ -35,6 +35,13 @@ size_t regmap_candidates(const struct iio_device_info *dev,
 			 char names[][REGMAP_FILE_NAME_MAX], size_t max);
 
 /*
+ * Where the device's map was looked for, for a message: "looked for
+ * NAME.map, pci-...map in DIR, DIR, ...", cut to fit size.
+ */
+void regmap_searched(const struct iio_device_info *dev, char *buf,
+		     size_t size);
+
+/*
  * The device's map, searched for once per device and loaded once; NULL
  * if there is none.  A map that does not parse dies with "FILE:LINE: why"
  * (status 2), libudrv's message (udrv_regmap_parse(3)).

@@ -46,6 +46,16 @@ static char *format(const char *fmt, ...)
 	return s;
 }
 
+/* a map's text as a table shows it (common.h's text_escape()) */
+static char *escaped(const char *text)
+{
+	size_t size = 4 * strlen(text) + 1;
+	char *s = xmalloc(size);
+
+	text_escape(text, s, size);
+	return s;
+}
+
 static char *field_bits_text(const struct udrv_field *f)
 {
 	unsigned msb = udrv_field_msb(f), lsb = udrv_field_lsb(f);
@@ -97,7 +107,7 @@ static void add_row(struct row **rows, size_t *n, char *name, char *where,
 	r->col[COL_WHERE] = where;
 	r->col[COL_ACCESS] = access;
 	r->col[COL_VALUE] = value;
-	r->col[COL_DESC] = xstrdup(desc);
+	r->col[COL_DESC] = escaped(desc);
 }
 
 static void print_text(const struct shown *shown, size_t n)
@@ -113,7 +123,7 @@ static void print_text(const struct shown *shown, size_t n)
 		const struct shown *s = &shown[i];
 		const struct udrv_reg *reg = s->loc.reg;
 
-		add_row(&rows, &nrows, xstrdup(udrv_reg_name(reg)),
+		add_row(&rows, &nrows, escaped(udrv_reg_name(reg)),
 			format("0x%0*llx", digits,
 			       (unsigned long long)s->loc.offset),
 			xstrdup(udrv_reg_access_name(udrv_reg_access(reg))),
@@ -173,7 +183,7 @@ static void json_field(const struct shown *s, const struct udrv_field *f)
 	printf(", \"msb\": %u, \"lsb\": %u, \"value\": ", udrv_field_msb(f),
 	       udrv_field_lsb(f));
 	if (s->has_value)
-		printf("%llu", (unsigned long long)v);
+		json_hex(stdout, v);
 	else
 		printf("null");
 	printf(", \"value_name\": ");
@@ -199,17 +209,19 @@ static void print_json(const struct shown *shown, size_t n)
 
 		printf("%s\n  {\"name\": ", i ? "," : "");
 		json_string(stdout, udrv_reg_name(reg));
-		printf(", \"offset\": %llu, \"width\": %u, \"access\": \"%s\", \"value\": ",
-		       (unsigned long long)s->loc.offset, s->loc.width,
+		fputs(", \"offset\": ", stdout);
+		json_hex(stdout, s->loc.offset);
+		printf(", \"width\": %u, \"access\": \"%s\", \"value\": ",
+		       s->loc.width,
 		       udrv_reg_access_name(udrv_reg_access(reg)));
 		if (s->has_value)
-			printf("%llu", (unsigned long long)s->value);
+			json_hex(stdout, s->value);
 		else
 			printf("null");
 		printf(", \"read\": \"%s\", \"reset\": ",
 		       udrv_reg_read_name(udrv_reg_read(reg)));
 		if (!udrv_reg_reset(reg, &reset))
-			printf("%llu", (unsigned long long)reset);
+			json_hex(stdout, reset);
 		else
 			printf("null");
 		printf(", \"description\": ");
@@ -282,9 +294,13 @@ static int do_regs(int argc, const char **argv)
 	ctx = parse_options(argc, argv, options, "DEV [REG[.FIELD]]...");
 	region_select(&r, need_arg(ctx, "DEV"));
 	map = device_regmap(r.dev);
-	if (!map)
-		die(IIOCTL_EUSAGE, "%s has no register map (see iio-regmap(5))",
-		    r.dev->label);
+	if (!map) {
+		char searched[WHY_MAX / 2];
+
+		regmap_searched(r.dev, searched, sizeof(searched));
+		die(IIOCTL_EUSAGE, "%s has no register map (%s; see iio-regmap(5))",
+		    r.dev->label, searched);
+	}
 	if (names && json)
 		die(IIOCTL_EUSAGE, "--names and --json conflict");
 	if ((readable || writable) && !names)
@@ -299,7 +315,7 @@ static int do_regs(int argc, const char **argv)
 			location_parse_or_die(&r, arg, 0, &shown[n].loc);
 		if (!shown[n].loc.reg)
 			die(IIOCTL_EUSAGE, "regs takes register names, not '%s'",
-			    arg);
+			    msg_word(arg));
 		n++;
 	}
 	if (!n) {

@@ -44,9 +44,21 @@ static void print_event(const char *fmt, uint32_t count, uint32_t new)
 	putchar('\n');
 }
 
+/* wait-events -j: a JSON line per read */
+static void print_event_json(const struct iio_device_info *dev,
+			     unsigned vector, uint32_t count, uint32_t new)
+{
+	fputs("{\"time\": \"", stdout);
+	print_clock(stdout, CLOCK_MONOTONIC);
+	fputs("\", \"device\": ", stdout);
+	json_string(stdout, dev->label);
+	printf(", \"vector\": %u, \"count\": %u, \"new\": %u}\n", vector,
+	       count, new);
+}
+
 static int do_wait_events(int argc, const char **argv)
 {
-	const char *num_arg = NULL, *timeout_arg = NULL, *fmt = DEFAULT_FORMAT;
+	const char *num_arg = NULL, *timeout_arg = NULL, *fmt = NULL;
 	const char *vector_arg = NULL;
 	unsigned vector = 0;
 	uint64_t want = 1, got = 0, timeout = 0, deadline = 0, now;
@@ -60,7 +72,7 @@ static int do_wait_events(int argc, const char **argv)
 	struct timespec ts;
 	struct pollfd pfd;
 	uint32_t last, count;
-	int quiet = 0, fd, rc;
+	int quiet = 0, json = 0, fd, rc;
 	ssize_t n;
 	poptContext ctx;
 	const struct poptOption options[] = {
@@ -75,6 +87,8 @@ static int do_wait_events(int argc, const char **argv)
 		  "FMT" },
 		{ "quiet", 'q', POPT_ARG_NONE, &quiet, 0, "print nothing",
 		  NULL },
+		{ "json", 'j', POPT_ARG_NONE, &json, 0,
+		  "a JSON object a line per read (JSON lines)", NULL },
 		{ "vector", 0, POPT_ARG_STRING, &vector_arg, 0,
 		  "the events of vector K (/dev/iioN_eventK; default 0)", "K" },
 		POPT_AUTOHELP
@@ -92,6 +106,12 @@ static int do_wait_events(int argc, const char **argv)
 		timeout = parse_duration_or_die(timeout_arg, "timeout");
 		timeout_ns = timeout;
 	}
+	if (json && fmt)
+		die(IIOCTL_EUSAGE, "--json and --format conflict");
+	if (json && quiet)
+		die(IIOCTL_EUSAGE, "--json and --quiet conflict");
+	if (!fmt)
+		fmt = DEFAULT_FORMAT;
 	check_format_or_die(fmt, "cntT%");
 	if (vector_arg) {
 		vector = (unsigned)parse_u64_or_die(vector_arg, "vector", 0,
@@ -182,7 +202,9 @@ static int do_wait_events(int argc, const char **argv)
 		if (n != sizeof(count))
 			die(IIOCTL_EDEVICE, "%s: short read of %zd bytes", path, n);
 		got += (uint32_t)(count - last);
-		if (!quiet)
+		if (json)
+			print_event_json(dev, vector, count, count - last);
+		else if (!quiet)
 			print_event(fmt, count, count - last);
 		last = count;
 	}
@@ -195,5 +217,5 @@ static int do_wait_events(int argc, const char **argv)
 const struct iioctl_cmd iioctl_cmd_wait_events = {
 	.name = "wait-events",
 	.run = do_wait_events,
-	.help = "block until N events (-n N, -t TIMEOUT, --format FMT, -q)",
+	.help = "block until N events (-n N, -t TIMEOUT, --format FMT, -q, -j)",
 };

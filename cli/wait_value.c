@@ -18,7 +18,7 @@ static int do_wait_value(int argc, const char **argv)
 	uint64_t timeout = 0, interval = DEFAULT_INTERVAL_NS, now;
 	struct location loc;
 	unsigned width = 0;	/* -w's (0: none), then the location's */
-	int change = 0;
+	int change = 0, json = 0;
 	char text[32], where[160];
 	struct region r;
 	poptContext ctx;
@@ -33,6 +33,9 @@ static int do_wait_value(int argc, const char **argv)
 		  "TIMEOUT" },
 		{ "interval", 'i', POPT_ARG_STRING, &interval_arg, 0,
 		  "read every INTERVAL (default 10ms)", "INTERVAL" },
+		{ "json", 'j', POPT_ARG_NONE, &json, 0,
+		  "print the last value read as a JSON object, as peek -j",
+		  NULL },
 		{ "change", 0, POPT_ARG_NONE, &change, 0,
 		  "wait until the value (under the mask) differs from the first read",
 		  NULL },
@@ -82,7 +85,10 @@ static int do_wait_value(int argc, const char **argv)
 		}
 		now = now_ns();
 		if (timeout_arg && now >= deadline) {
-			location_print(&loc, v, false);
+			if (json)
+				location_print_json(&r, &loc, v);
+			else
+				location_print(&loc, v, false);
 			flush_stdout();
 			location_label(&loc, where, sizeof(where));
 			if (change)
@@ -101,7 +107,10 @@ static int do_wait_value(int argc, const char **argv)
 		sleep_ns(timeout_arg && deadline - now < interval ?
 			 deadline - now : interval);
 	}
-	location_print(&loc, v, false);
+	if (json)
+		location_print_json(&r, &loc, v);
+	else
+		location_print(&loc, v, false);
 	region_close(&r);
 	return IIOCTL_OK;
 }
@@ -109,5 +118,5 @@ static int do_wait_value(int argc, const char **argv)
 const struct iioctl_cmd iioctl_cmd_wait_value = {
 	.name = "wait-value",
 	.run = do_wait_value,
-	.help = "poll a register until (value & -m MASK) == VALUE, or --change",
+	.help = "poll a register until (value & -m MASK) == VALUE, or --change (-j JSON)",
 };

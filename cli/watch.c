@@ -53,10 +53,24 @@ static void print_change(const char *fmt, const struct location *loc,
 	putchar('\n');
 }
 
+/* watch -j: a JSON line per change */
+static void print_change_json(const struct region *r,
+			      const struct location *loc, uint64_t old,
+			      uint64_t new)
+{
+	fputs("{\"time\": \"", stdout);
+	print_clock(stdout, CLOCK_MONOTONIC);
+	fputs("\", ", stdout);
+	location_json(r, loc);
+	location_json_value(loc, "old", old);
+	location_json_value(loc, "new", new);
+	puts("}");
+}
+
 static int do_watch(int argc, const char **argv)
 {
 	const char *width_arg = NULL, *interval_arg = NULL, *count_arg = NULL;
-	const char *timeout_arg = NULL, *fmt = DEFAULT_FORMAT, *arg;
+	const char *timeout_arg = NULL, *fmt = NULL, *arg;
 	const char *len_arg = NULL;
 	uint64_t interval = DEFAULT_INTERVAL_NS, timeout = 0, deadline = 0;
 	uint64_t count = 0, seen = 0, *values, v, now, len;
@@ -65,6 +79,7 @@ static int do_watch(int argc, const char **argv)
 	int all = 0, force = 0;
 	bool past = false, *met;
 	unsigned width = 4;
+	int json = 0;
 	struct region r;
 	poptContext ctx;
 	const struct poptOption options[] = {
@@ -87,6 +102,8 @@ static int do_watch(int argc, const char **argv)
 		{ "format", 0, POPT_ARG_STRING, &fmt, 0,
 		  "line per change: %t monotonic, %T realtime, %r register (its offset or name), %o old, %n new, %% (default \"" DEFAULT_FORMAT "\")",
 		  "FMT" },
+		{ "json", 'j', POPT_ARG_NONE, &json, 0,
+		  "a JSON object a line per change (JSON lines)", NULL },
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE,
 		  (void *)region_popt_options, 0, "Node options:", NULL },
 		POPT_AUTOHELP
@@ -97,6 +114,10 @@ static int do_watch(int argc, const char **argv)
 	ctx = parse_options(argc, argv, options, "DEV [OFFSET|REG[.FIELD]]...");
 	if (width_arg)
 		width = parse_width_or_die(width_arg);
+	if (json && fmt)
+		die(IIOCTL_EUSAGE, "--json and --format conflict");
+	if (!fmt)
+		fmt = DEFAULT_FORMAT;
 	region_select(&r, need_arg(ctx, "DEV"));
 	locs = xmalloc(sizeof(*locs));
 	while ((arg = poptGetArg(ctx))) {
@@ -204,7 +225,10 @@ static int do_watch(int argc, const char **argv)
 			if (location_extract(&locs[i], v) ==
 			    location_extract(&locs[i], values[i]))
 				continue;
-			print_change(fmt, &locs[i], values[i], v);
+			if (json)
+				print_change_json(&r, &locs[i], values[i], v);
+			else
+				print_change(fmt, &locs[i], values[i], v);
 			values[i] = v;
 			seen++;
 		}
@@ -225,5 +249,5 @@ static int do_watch(int argc, const char **argv)
 const struct iioctl_cmd iioctl_cmd_watch = {
 	.name = "watch",
 	.run = do_watch,
-	.help = "a line per change of registers (-i INTERVAL, -n N, -t TIMEOUT, --format)",
+	.help = "a line per change of registers (-i INTERVAL, -n N, -t TIMEOUT, --format, -j)",
 };

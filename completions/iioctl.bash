@@ -31,21 +31,23 @@ trigger dma batch help"
 _iioctl_columns="device nr name version type size physaddr in out irq events
 listeners vectors dma dev parent id vendor product class driver bars irqmode
 master dmapolicy iommugroup"
+# the columns list shows without -o, which -o +COLUMNS must not repeat
+_iioctl_default_columns="device name version type size physaddr in out irq events listeners"
 
 # _iioctl_options COMMAND: the options to offer (short and long)
 _iioctl_options()
 {
 	case $1 in
-	list) echo "-j --json -n --noheadings -o --output" ;;
+	list) echo "-j --json -n --noheadings -o --output -H --list-columns" ;;
 	info) echo "-j --json" ;;
 	config) echo "-x --hex" ;;
 	dump) echo "-s --skip -n --length -a --all -w --width --raw --compare --force --in --out --dma --mmap" ;;
-	peek) echo "-w --width -d --decimal --in --out --dma --mmap" ;;
+	peek) echo "-w --width -d --decimal -j --json --in --out --dma --mmap" ;;
 	regs) echo "-j --json --names --readable --writable --force --in --out --mmap" ;;
 	poke) echo "-w --width -m --mask --verify -c --count --from --in --out --dma --mmap" ;;
-	wait-value) echo "-w --width -m --mask -t --timeout -i --interval --change --in --out --dma --mmap" ;;
-	watch) echo "-w --width -i --interval -n --num-changes -t --timeout --length -a --all --force --format --in --out --dma --mmap" ;;
-	wait-events) echo "-n --num-events -t --timeout --format -q --quiet --vector" ;;
+	wait-value) echo "-w --width -m --mask -t --timeout -i --interval --change -j --json --in --out --dma --mmap" ;;
+	watch) echo "-w --width -i --interval -n --num-changes -t --timeout --length -a --all --force --format -j --json --in --out --dma --mmap" ;;
+	wait-events) echo "-n --num-events -t --timeout --format -q --quiet -j --json --vector" ;;
 	trigger) echo "--raw --in --at" ;;
 	dma) echo "-j --json -r --request" ;;
 	batch) echo "" ;;
@@ -355,11 +357,16 @@ _iioctl()
 			# shellcheck disable=SC2046 # a word list
 			_iioctl_reply "$cur" $(_iioctl_vectors "$sysfs" "${args[0]:-}") ;;
 		-o | --output)
-			local pre="" c
+			local pre="" c lower
 			[[ $cur == *,* ]] && pre=${cur%,*},
+			# +COLUMNS: after the default ones, which it must not repeat
+			[[ $cur == +* && -z $pre ]] && pre=+
 			for c in $_iioctl_columns; do
 				# a column already given is refused
-				[[ ,${pre,,} == *,$c,* ]] && continue
+				lower=${pre,,}
+				[[ ,${lower#+} == *,$c,* ]] && continue
+				[[ $pre == +* && " $_iioctl_default_columns " == *" $c "* ]] &&
+					continue
 				[[ ${cur##*,} == [A-Z]* ]] && c=${c^^}
 				[[ $pre$c == "$cur"* ]] && COMPREPLY+=("$pre$c")
 			done ;;

@@ -288,12 +288,17 @@ end
 # list -o: the comma list so far and each column not in it yet
 function __iioctl_columns
     set -l token (commandline -ct)
-    set -l pre (string replace -r '[^,]*$' '' -- $token)
-    set -l given (string split , -- (string lower -- $pre))
+    # +COLUMNS: after the default ones, which it must not repeat
+    set -l pre (string replace -r '[^,+]*$' '' -- $token)
+    set -l given (string split , -- (string lower -- (string trim -l -c + -- $pre)))
+    set -l defaults device name version type size physaddr in out irq \
+        events listeners
     for c in device nr name version type size physaddr in out irq \
         events listeners vectors dma dev parent id vendor product class driver \
         bars irqmode master dmapolicy iommugroup
-        contains -- $c $given; or echo $pre$c
+        contains -- $c $given; and continue
+        string match -q -- '+*' $pre; and contains -- $c $defaults; and continue
+        echo $pre$c
     end
 end
 
@@ -335,8 +340,10 @@ complete -c iioctl -n $popt -s '?' -d 'show the command\'s help'
 complete -c iioctl -n $popt -l usage -d 'brief usage message'
 
 # list, info
-complete -c iioctl -n '__fish_seen_subcommand_from list info dma regs' -s j -l json \
+complete -c iioctl -n '__fish_seen_subcommand_from list info dma regs peek wait-value watch wait-events' -s j -l json \
     -d 'print JSON'
+complete -c iioctl -n '__fish_seen_subcommand_from list' -s H -l list-columns \
+    -d 'list the columns'
 complete -c iioctl -n '__fish_seen_subcommand_from list' -s n -l noheadings \
     -d 'no heading line'
 complete -c iioctl -n '__fish_seen_subcommand_from list' -s o -l output -x \

@@ -459,7 +459,7 @@ static void iioctl_dump_exits_4_when_gone(void)
 	EXPECT(WIFEXITED(status));
 	EXPECT_EQ(WEXITSTATUS(status), 4);
 	snprintf(want, sizeof(want),
-		 "iioctl: iio%d: read of 1048576 bytes at 0x100000: Input/output error",
+		 "iioctl: iio%d: the device went away (read of 1048576 bytes at 0x100000: Input/output error)",
 		 nr);
 	EXPECT_STREQ(read_text("/tmp/dump.err"), want);
 	dummy_reload("");

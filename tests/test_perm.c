@@ -3,6 +3,9 @@
  * test_perm.c - the nodes are root's alone by default (mode 0600, owner
  * and group root), and iioctl run by another user (nobody, 65534) says so
  * in one line and exits 1; sysfs stays readable, so list works for them.
+ * A user in a group given a device's region node and DMA buffer, as
+ * iio(4)'s udev rule gives them, reaches the buffer with iioctl --dma
+ * and lists it, its bus address (root's alone) shown as unknown.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -18,6 +21,8 @@
 
 #define IIOCTL "/usr/bin/iioctl"
 #define NOBODY 65534
+/* the group iio(4)'s udev rule gives the nodes ("groupadd --system iio") */
+#define IIO_GROUP 990
 
 /* every /dev/iio* node: a character device, 0600, root:root */
 static void nodes_are_root_only(void)
@@ -46,9 +51,12 @@ static void nodes_are_root_only(void)
 	EXPECT(nodes >= 4);
 }
 
-/* runs iioctl ARGS as nobody; its status, stdout and stderr */
-static int run_as_nobody(char *out, size_t outsize, char *err,
-			 size_t errsize, const char *const *args)
+/*
+ * runs iioctl ARGS as nobody, in the supplementary group @group (0:
+ * none); its status, stdout and stderr
+ */
+static int run_as(gid_t group, char *out, size_t outsize, char *err,
+		  size_t errsize, const char *const *args)
 {
 	int po[2], pe[2], status;
 	ssize_t n, len;
@@ -64,7 +72,8 @@ static int run_as_nobody(char *out, size_t outsize, char *err,
 		dup2(pe[1], 2);
 		close(po[0]);
 		close(pe[0]);
-		if (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY))
+		if (setgroups(group ? 1 : 0, &group) || setgid(NOBODY) ||
+		    setuid(NOBODY))
 			_exit(126);
 		execv(IIOCTL, (char *const *)args);
 		fprintf(stderr, "exec %s: %s\n", IIOCTL, strerror(errno));
@@ -84,6 +93,12 @@ static int run_as_nobody(char *out, size_t outsize, char *err,
 	if (!WIFEXITED(status))
 		FAIL("iioctl %s: signal %d", args[1], WTERMSIG(status));
 	return WEXITSTATUS(status);
+}
+
+static int run_as_nobody(char *out, size_t outsize, char *err,
+			 size_t errsize, const char *const *args)
+{
+	return run_as(0, out, outsize, err, errsize, args);
 }
 
 /*
@@ -164,6 +179,120 @@ static void list_works_as_nobody(void)
 	EXPECT(!strncmp(out, "iio0\n", 5));
 }
 
+/*
+ * The first device with a DMA buffer (edu's dma0 under the opt-in of
+ * tests/run's main boot): its label in @label; skips the case if none.
+ */
+static void find_dma_device(char *label, size_t size)
+{
+	struct dirent *de;
+	DIR *dir = opendir("/sys/class/iio");
+	char path[300];
+
+	EXPECT(dir);
+	while ((de = readdir(dir))) {
+		if (strncmp(de->d_name, "iio", 3) || de->d_name[3] < '0' ||
+		    de->d_name[3] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/iio/%s/dma0/buffer",
+			 de->d_name);
+		if (!access(path, F_OK)) {
+			snprintf(label, size, "%s", de->d_name);
+			closedir(dir);
+			return;
+		}
+	}
+	closedir(dir);
+	check_skip("no device with a DMA buffer (the boot lacks iio.enable_unsafe_noiommu_mode=1)");
+}
+
+/* chgrp IIO_GROUP, chmod 0660, as iio(4)'s udev rule does */
+static void give_to_group(const char *path)
+{
+	MUST(chown(path, 0, IIO_GROUP));
+	MUST(chmod(path, 0660));
+}
+
+static void take_back(const char *path)
+{
+	MUST(chown(path, 0, 0));
+	MUST(chmod(path, 0600));
+}
+
+/*
+ * A user in the iio group reaches DMA buffer 0 with --dma (dump, peek,
+ * poke read the buffer's size, not its root-only bus_addr) and lists it
+ * with dma, the bus address "-" (null in JSON): no permission error.
+ */
+static void dma_buffer_as_iio_group(void)
+{
+	char label[300], node[320], buffer[360], bus[360], out[4096], err[4096];
+	char want[1024];
+	const char *poke[] = { "iioctl", "poke", "--dma", "0", label, "0x10",
+			       "0x600dcafe", NULL };
+	const char *peek[] = { "iioctl", "peek", "--dma", "0", label, "0x10",
+			       NULL };
+	const char *dump[] = { "iioctl", "dump", "--dma", "0", label, "-s",
+			       "0x10", "-n", "4", NULL };
+	const char *mmap_peek[] = { "iioctl", "peek", "--mmap", "--dma", "0",
+				    label, "0x10", NULL };
+	const char *dma[] = { "iioctl", "dma", label, NULL };
+	const char *dma_json[] = { "iioctl", "dma", "-j", label, NULL };
+	struct stat st;
+	int status;
+
+	find_dma_device(label, sizeof(label));
+	let_nobody_exec();
+	snprintf(node, sizeof(node), "/dev/%s", label);
+	snprintf(buffer, sizeof(buffer), "/sys/class/iio/%s/dma0/buffer",
+		 label);
+	snprintf(bus, sizeof(bus), "/sys/class/iio/%s/dma0/bus_addr", label);
+	/* what the kernel keeps to root: bus_addr, mode 0400 */
+	MUST(stat(bus, &st));
+	EXPECT_EQ(st.st_mode & 0777, 0400);
+	give_to_group(node);
+	give_to_group(buffer);
+
+	status = run_as(IIO_GROUP, out, sizeof(out), err, sizeof(err), poke);
+	if (status || err[0])
+		FAIL("poke --dma as the iio group: status %d, stderr \"%s\"",
+		     status, err);
+	status = run_as(IIO_GROUP, out, sizeof(out), err, sizeof(err), peek);
+	if (status || err[0] || strcmp(out, "0x600dcafe\n"))
+		FAIL("peek --dma as the iio group: status %d, stdout \"%s\", stderr \"%s\"",
+		     status, out, err);
+	status = run_as(IIO_GROUP, out, sizeof(out), err, sizeof(err),
+			mmap_peek);
+	if (status || err[0] || strcmp(out, "0x600dcafe\n"))
+		FAIL("peek --mmap --dma as the iio group: status %d, stdout \"%s\", stderr \"%s\"",
+		     status, out, err);
+	status = run_as(IIO_GROUP, out, sizeof(out), err, sizeof(err), dump);
+	if (status || err[0] ||
+	    strcmp(out, "00000010  fe ca 0d 60                                       |...`|\n00000014\n"))
+		FAIL("dump --dma as the iio group: status %d, stdout \"%s\", stderr \"%s\"",
+		     status, out, err);
+	status = run_as(IIO_GROUP, out, sizeof(out), err, sizeof(err), dma);
+	snprintf(want, sizeof(want),
+		 "BUFFER       SIZE           BUS_ADDR  PATH\ndma0      0x10000                  -  %s\n",
+		 buffer);
+	if (status || err[0] || strcmp(out, want))
+		FAIL("dma as the iio group: status %d, stdout \"%s\", stderr \"%s\"; want \"%s\"",
+		     status, out, err, want);
+	status = run_as(IIO_GROUP, out, sizeof(out), err, sizeof(err),
+			dma_json);
+	snprintf(want, sizeof(want),
+		 "[{\"buffer\": 0, \"size\": \"0x10000\", \"bus_addr\": null, \"path\": \"%s\"}]\n",
+		 buffer);
+	if (status || err[0] || strcmp(out, want))
+		FAIL("dma -j as the iio group: status %d, stdout \"%s\", stderr \"%s\"; want \"%s\"",
+		     status, out, err, want);
+	/* root still sees the bus address */
+	EXPECT_EQ(shell(IIOCTL " dma %s | grep -q '^dma0 .* 0x[0-9a-f]*  /sys'",
+			label), 0);
+	take_back(buffer);
+	take_back(node);
+}
+
 /* root is not affected: the same commands work */
 static void root_still_works(void)
 {
@@ -174,6 +303,7 @@ static const struct check_case cases[] = {
 	CASE(nodes_are_root_only),
 	CASE(iioctl_as_nobody_is_refused),
 	CASE(list_works_as_nobody),
+	CASE(dma_buffer_as_iio_group),
 	CASE(root_still_works),
 };
 
