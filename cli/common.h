@@ -37,7 +37,7 @@ extern const struct iioctl_cmd iioctl_cmd_list, iioctl_cmd_info,
 	iioctl_cmd_dump, iioctl_cmd_peek, iioctl_cmd_poke,
 	iioctl_cmd_wait_events, iioctl_cmd_trigger, iioctl_cmd_batch,
 	iioctl_cmd_dma, iioctl_cmd_wait_value, iioctl_cmd_watch,
-	iioctl_cmd_regs, iioctl_cmd_config;
+	iioctl_cmd_regs, iioctl_cmd_config, iioctl_cmd_bind, iioctl_cmd_unbind;
 
 /* main.c: run one command line (argv[0] is the command name). */
 int iioctl_run_command(int argc, const char **argv);

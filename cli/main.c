@@ -159,7 +159,8 @@ static const struct iioctl_cmd *const commands[] = {
 	&iioctl_cmd_peek, &iioctl_cmd_poke, &iioctl_cmd_regs,
 	&iioctl_cmd_wait_value,
 	&iioctl_cmd_watch, &iioctl_cmd_wait_events,
-	&iioctl_cmd_trigger, &iioctl_cmd_dma, &iioctl_cmd_batch,
+	&iioctl_cmd_trigger, &iioctl_cmd_dma, &iioctl_cmd_bind,
+	&iioctl_cmd_unbind, &iioctl_cmd_batch,
 	&iioctl_cmd_help,
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

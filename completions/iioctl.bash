@@ -27,7 +27,7 @@
 # to COMP_WORDS as they are.
 
 _iioctl_commands="list info config dump peek poke regs wait-value watch wait-events
-trigger dma batch help"
+trigger dma bind unbind batch help"
 _iioctl_columns="device nr name version type size physaddr in out irq events
 listeners vectors dma dev parent id vendor product class driver bars irqmode
 master dmapolicy iommugroup"
@@ -49,6 +49,8 @@ _iioctl_options()
 	watch) echo "-w --width -i --interval -n --num-changes -t --timeout --length -a --all --force --format -j --json --in --out --dma --mmap" ;;
 	wait-events) echo "-n --num-events -t --timeout --format -q --quiet -j --json --vector" ;;
 	trigger) echo "--raw --in --at" ;;
+	bind) echo "-d --driver --force" ;;
+	unbind) echo "--force" ;;
 	dma) echo "-j --json -r --request" ;;
 	batch) echo "" ;;
 	*) return ;;
@@ -76,7 +78,7 @@ _iioctl_takes_value()
 	watch:--num-changes | watch:-t | watch:--timeout | watch:--format) return 0 ;;
 	watch:--length) return 0 ;;
 	wait-value:--dma | watch:--dma) return 0 ;;
-	trigger:--in | trigger:--at) return 0 ;;
+	trigger:--in | trigger:--at | bind:-d | bind:--driver) return 0 ;;
 	esac
 	return 1
 }
@@ -350,6 +352,8 @@ _iioctl()
 		case $prev in
 		-w | --width)
 			_iioctl_reply "$cur" 1 2 4 8 ;;
+		-d | --driver)
+			_iioctl_reply "$cur" iio_pci_generic iio_edu iio_pcitest ;;
 		--dma)
 			# shellcheck disable=SC2046 # a word list
 			_iioctl_reply "$cur" $(_iioctl_dma_buffers "$sysfs" "${args[0]:-}") ;;
@@ -465,6 +469,13 @@ _iioctl()
 		_iioctl_reply "$cur" "${regs[@]}" ;;
 	trigger:1)
 		$raw && _iioctl_files "$cur" ;;
+	bind:0 | unbind:0)
+		# the PCI functions
+		local f fns=()
+		for f in "${IIOCTL_PCI:-/sys/bus/pci}"/devices/*; do
+			[ -e "$f" ] && fns+=("${f##*/}")
+		done
+		_iioctl_reply "$cur" "${fns[@]}" ;;
 	batch:0)
 		_iioctl_files "$cur" ;;
 	help:0)

@@ -21,7 +21,7 @@
 # batch FILE, trigger --raw DEV FILE and --map; directories for --sysfs,
 # --dev and --maps.
 
-set -l __iioctl_cmds list info config dump peek poke regs wait-value watch wait-events trigger dma batch help
+set -l __iioctl_cmds list info config dump peek poke regs wait-value watch wait-events trigger dma bind unbind batch help
 
 # the options that read the next word, per command ("global" before it)
 function __iioctl_takes_value -a cmd opt
@@ -330,11 +330,13 @@ complete -c iioctl -n $nocmd -a watch -d 'a line per change of registers'
 complete -c iioctl -n $nocmd -a wait-events -d 'block until N events'
 complete -c iioctl -n $nocmd -a trigger -d 'inject an event'
 complete -c iioctl -n $nocmd -a dma -d 'the DMA buffers of a device'
+complete -c iioctl -n $nocmd -a bind -d 'give a PCI function to an iio stub'
+complete -c iioctl -n $nocmd -a unbind -d 'take a PCI function from its iio stub'
 complete -c iioctl -n $nocmd -a batch -d 'run commands from FILE, one a line'
 complete -c iioctl -n $nocmd -a help -d 'show the commands'
 
 # every command but help: popt's help options
-set -l popt "__fish_seen_subcommand_from list info config dump peek poke regs wait-value watch wait-events trigger dma batch"
+set -l popt "__fish_seen_subcommand_from list info config dump peek poke regs wait-value watch wait-events trigger dma bind unbind batch"
 complete -c iioctl -n $popt -s h -l help -d 'show the command\'s help'
 complete -c iioctl -n $popt -s '?' -d 'show the command\'s help'
 complete -c iioctl -n $popt -l usage -d 'brief usage message'
@@ -439,4 +441,17 @@ complete -c iioctl -n '__iioctl_at 2 poke wait-value' -a '(__iioctl_values)'
 complete -c iioctl -n '__iioctl_at 1 trigger; and __fish_seen_argument -l raw' \
     -F
 complete -c iioctl -n '__iioctl_at 0 batch' -F
+# bind, unbind: the PCI functions, the stubs
+function __iioctl_pci_functions
+    set -l root /sys/bus/pci
+    set -q IIOCTL_PCI; and test -n "$IIOCTL_PCI"; and set root $IIOCTL_PCI
+    for f in $root/devices/*
+        basename $f
+    end
+end
+complete -c iioctl -n '__iioctl_at 0 bind unbind' -f -a '(__iioctl_pci_functions)'
+complete -c iioctl -n '__fish_seen_subcommand_from bind' -s d -l driver -x \
+    -a 'iio_pci_generic iio_edu iio_pcitest' -d 'the stub'
+complete -c iioctl -n '__fish_seen_subcommand_from bind unbind' -l force \
+    -d 'unbind it from the driver it has first'
 complete -c iioctl -n '__iioctl_at 0 help' -a "$__iioctl_cmds"
