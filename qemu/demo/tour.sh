@@ -102,9 +102,8 @@ edu_polled() {
 }
 
 pci_generic() {
-	step "iio_pci_generic: any PCI card to user space; the second edu (00:13.0), named by its address"
-	echo iio_pci_generic > /sys/bus/pci/devices/0000:00:13.0/driver_override
-	echo 0000:00:13.0 > /sys/bus/pci/drivers/iio_pci_generic/bind
+	step "iio_pci_generic: any PCI card to user space; the third edu (00:13.0), named by its address"
+	run iioctl bind 0000:00:13.0
 	run iioctl list -o device,name,irq 0000:00:13.0
 	run iioctl poke 0000:00:13.0 status.irq_fact on
 	iioctl wait-events 0000:00:13.0 -t "${wait_s}s" -q &
@@ -119,7 +118,9 @@ pci_generic() {
 	# INTx: acknowledge in the device, then unmask with an event write
 	run iioctl poke 0000:00:13.0 irq_ack "$(iioctl peek 0000:00:13.0 irq_status)"
 	run iioctl trigger 0000:00:13.0 1
-	echo 0000:00:13.0 > /sys/bus/pci/drivers/iio_pci_generic/unbind
+	# back as it was: no driver, no driver_override (which would bind it
+	# again whenever iio_pci_generic is loaded)
+	run iioctl unbind 0000:00:13.0
 }
 
 edu_dma() {
