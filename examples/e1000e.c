@@ -568,13 +568,14 @@ static void tx_ring(void)
 	run.tx_doorbells++;
 }
 
-/* frame @seq into the next transmit descriptor */
-static void tx_put(uint64_t seq)
+/* a frame of @kind, @size bytes and number @seq into the next transmit
+ * descriptor (not yet rung) */
+static void tx_fill(uint8_t kind, unsigned int size, uint64_t seq)
 {
-	unsigned int size = frame_size(seq), i = nic.tx_tail;
+	unsigned int i = nic.tx_tail;
 
 	frame_fill(nic.cpu + nic.tx_bufs + (size_t)i * BUF, broadcast, nic.mac,
-		   FRAME_KIND_SENT, size, run.run, seq);
+		   kind, size, run.run, seq);
 	nic.tx[i].length = size;
 	nic.tx[i].cso = 0;
 	nic.tx[i].css = 0;
@@ -583,9 +584,43 @@ static void tx_put(uint64_t seq)
 	nic.tx[i].cmd = TXD_EOP | TXD_IFCS | TXD_RS;
 	nic.tx_tail = (i + 1) % RING;
 	nic.tx_unrung++;
+}
+
+/* frame @seq into the next transmit descriptor */
+static void tx_put(uint64_t seq)
+{
+	unsigned int size = frame_size(seq);
+
+	tx_fill(FRAME_KIND_SENT, size, seq);
 	run.bytes_sent += size;
 	if (nic.tx_unrung == run.batch)
 		tx_ring();
+}
+
+/*
+ * The checks every frame taken from the peer passes, @what ("frame" or
+ * "echo") naming it in the message: intact (CRC, payload, @kind), the
+ * one due (run.back), of the size sent.  Dies with EXIT_BAD_FRAME, else
+ * returns its sequence number.
+ */
+static uint64_t check_frame(const uint8_t *f, unsigned int len, uint8_t kind,
+			    const char *what)
+{
+	uint64_t seq = frame_get64(f + FRAME_OFF_SEQ);
+	const char *why = frame_fault(f, len, kind);
+
+	if (why)
+		die(EXIT_BAD_FRAME, "bad frame: %s %llu of %u bytes: %s", what,
+		    (unsigned long long)seq, len, why);
+	if (seq != run.back)
+		die(EXIT_BAD_FRAME, "bad frame: %s %llu came when %llu was due "
+		    "(%s)", what, (unsigned long long)seq,
+		    (unsigned long long)run.back,
+		    seq < run.back ? "duplicate" : "out of order or lost");
+	if (len != frame_size(seq))
+		die(EXIT_BAD_FRAME, "bad frame: %s %llu has %u bytes, %u were "
+		    "sent", what, (unsigned long long)seq, len, frame_size(seq));
+	return seq;
 }
 
 /*
@@ -595,9 +630,6 @@ static void tx_put(uint64_t seq)
  */
 static void rx_sent_frame(const uint8_t *f, unsigned int len)
 {
-	const char *why;
-	uint64_t seq;
-
 	if (!frame_is_ours(f, len) || f[FRAME_OFF_KIND] == FRAME_KIND_CREDIT ||
 	    (run.run_known && frame_get32(f + FRAME_OFF_RUN) != run.run)) {
 		run.other++;	/* the kernel's own frames, another run's */
@@ -607,19 +639,7 @@ static void rx_sent_frame(const uint8_t *f, unsigned int len)
 	run.run_known = true;
 	if (!run.back)
 		run.t_first = now_ns();
-	seq = frame_get64(f + FRAME_OFF_SEQ);
-	why = frame_fault(f, len, FRAME_KIND_SENT);
-	if (why)
-		die(EXIT_BAD_FRAME, "bad frame: frame %llu of %u bytes: %s",
-		    (unsigned long long)seq, len, why);
-	if (seq != run.back)
-		die(EXIT_BAD_FRAME, "bad frame: frame %llu came when %llu was "
-		    "due (%s)", (unsigned long long)seq,
-		    (unsigned long long)run.back,
-		    seq < run.back ? "duplicate" : "out of order or lost");
-	if (len != frame_size(seq))
-		die(EXIT_BAD_FRAME, "bad frame: frame %llu has %u bytes, not %u",
-		    (unsigned long long)seq, len, frame_size(seq));
+	check_frame(f, len, FRAME_KIND_SENT, "frame");
 	run.back++;
 	run.bytes_sent += len;
 	run.t_progress = now_ns();
@@ -633,22 +653,11 @@ static void rx_sent_frame(const uint8_t *f, unsigned int len)
  */
 static void tx_credit(void)
 {
-	unsigned int i = nic.tx_tail;
-
 	if (!tx_free())
 		tx_reclaim();
 	if (!tx_free())
 		return;		/* the next rx_take() tries again */
-	frame_fill(nic.cpu + nic.tx_bufs + (size_t)i * BUF, broadcast, nic.mac,
-		   FRAME_KIND_CREDIT, FRAME_MIN, run.run, run.back);
-	nic.tx[i].length = FRAME_MIN;
-	nic.tx[i].cso = 0;
-	nic.tx[i].css = 0;
-	nic.tx[i].special = 0;
-	nic.tx[i].status = 0;
-	nic.tx[i].cmd = TXD_EOP | TXD_IFCS | TXD_RS;
-	nic.tx_tail = (i + 1) % RING;
-	nic.tx_unrung++;
+	tx_fill(FRAME_KIND_CREDIT, FRAME_MIN, run.back);
 	tx_ring();
 	run.credited = run.back;
 	run.credits++;
@@ -657,7 +666,6 @@ static void tx_credit(void)
 /* an echo (or another frame) of @len bytes at @f: checked */
 static void rx_frame(const uint8_t *f, unsigned int len)
 {
-	const char *why;
 	uint64_t seq;
 
 	if (run.mode == RECEIVE_ONLY) {
@@ -669,19 +677,7 @@ static void rx_frame(const uint8_t *f, unsigned int len)
 		run.other++;	/* the peer's own traffic, an old run's */
 		return;
 	}
-	seq = frame_get64(f + FRAME_OFF_SEQ);
-	why = frame_fault(f, len, FRAME_KIND_ECHO);
-	if (why)
-		die(EXIT_BAD_FRAME, "bad frame: echo %llu of %u bytes: %s",
-		    (unsigned long long)seq, len, why);
-	if (seq != run.back)
-		die(EXIT_BAD_FRAME, "bad frame: echo %llu came when %llu was "
-		    "due (%s)", (unsigned long long)seq,
-		    (unsigned long long)run.back,
-		    seq < run.back ? "duplicate" : "out of order or lost");
-	if (len != frame_size(seq))
-		die(EXIT_BAD_FRAME, "bad frame: echo %llu has %u bytes, %u "
-		    "were sent", (unsigned long long)seq, len, frame_size(seq));
+	seq = check_frame(f, len, FRAME_KIND_ECHO, "echo");
 	if (memcmp(f, nic.mac, 6))
 		die(EXIT_BAD_FRAME, "bad frame: echo %llu is not addressed to "
 		    "us", (unsigned long long)seq);
