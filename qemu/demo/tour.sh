@@ -118,9 +118,11 @@ pci_generic() {
 	# INTx: acknowledge in the device, then unmask with an event write
 	run iioctl poke 0000:00:13.0 irq_ack "$(iioctl peek 0000:00:13.0 irq_status)"
 	run iioctl trigger 0000:00:13.0 1
-	# back as it was: no driver, no driver_override (which would bind it
-	# again whenever iio_pci_generic is loaded)
+	# back as it was: no driver.  unbind clears driver_override, which
+	# would let iio_edu take this edu at its next load; the guest keeps
+	# such a function free with "none" (qemu/init)
 	run iioctl unbind 0000:00:13.0
+	echo none > /sys/bus/pci/devices/0000:00:13.0/driver_override
 }
 
 edu_dma() {
