@@ -23,7 +23,7 @@
 
 #include "iio_internal.h"
 
-#define IIO_FRAMEWORK_VERSION	"1.0"
+#define IIO_FRAMEWORK_VERSION	"1.1"
 #define IIO_FS_MAGIC		0x69696f21	/* "iio!" */
 /* /proc/devices: not "iio", which mainline Industrial I/O registers */
 #define IIO_CHRDEV_NAME		"iio_user"

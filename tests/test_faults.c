@@ -747,7 +747,7 @@ static void insmod_done(struct op *op)
 	close(op->fd);
 	EXPECT(module_loaded(op->module));
 	if (!strcmp(op->module, "iio"))
-		EXPECT_STREQ(read_text("/sys/class/iio/version"), "1.0");
+		EXPECT_STREQ(read_text("/sys/class/iio/version"), "1.1");
 	for (i = 0; md->devs[i]; i++) {
 		const char *driver = driver_of(md->bus, md->devs[i]);
 

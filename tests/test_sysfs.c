@@ -16,7 +16,7 @@
 
 static void class_version(void)
 {
-	EXPECT_STREQ(read_text("/sys/class/iio/version"), "1.0");
+	EXPECT_STREQ(read_text("/sys/class/iio/version"), "1.1");
 }
 
 /*
