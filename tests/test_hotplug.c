@@ -645,26 +645,6 @@ static int nvme_add(int k)
 	return nvme_add_with(k, "");
 }
 
-/* udrv-nvme's last stderr line and how many lines it wrote there */
-static const char *nvme_err(int *lines)
-{
-	static char last[512];
-	char line[512];
-	FILE *f = fopen(ERR, "r");
-
-	last[0] = 0;
-	*lines = 0;
-	if (!f)
-		return "(no stderr)";
-	while (fgets(line, sizeof(line), f)) {
-		snprintf(last, sizeof(last), "%s", line);
-		(*lines)++;
-	}
-	fclose(f);
-	last[strcspn(last, "\n")] = 0;
-	return last;
-}
-
 /*
  * udrv-nvme reading (I/O completions on vector 1) and a reader blocked on
  * vector 2 when the controller is removed: the driver exits "device
@@ -674,7 +654,7 @@ static const char *nvme_err(int *lines)
 static void nvme_removed_under_iio_nvme(void)
 {
 	unsigned long long deadline;
-	int nr, again, efd, status, lines;
+	int nr, again, efd, status;
 	char vec1[160];
 	const char *err;
 	pid_t drv;
@@ -708,11 +688,11 @@ static void nvme_removed_under_iio_nvme(void)
 	while (!path_exists(vec1) || read_num(vec1) < 100) {
 		if (waitpid(drv, &status, WNOHANG) == drv)
 			FAIL("udrv-nvme ended before the removal: status 0x%x: %s",
-			     status, nvme_err(&lines));
+			     status, last_line(ERR, "(nothing)"));
 		if (now_ms() >= deadline) {
 			kill(drv, SIGKILL);
 			FAIL("udrv-nvme: no 100 completions on vector 1 within 60 s: %s",
-			     nvme_err(&lines));
+			     last_line(ERR, "(nothing)"));
 		}
 		msleep(10);
 	}
@@ -721,15 +701,15 @@ static void nvme_removed_under_iio_nvme(void)
 	status = wait_status(drv, CHILD_MS);
 	if (status == -1)
 		FAIL("udrv-nvme still running %d ms after the removal (killed): %s",
-		     CHILD_MS, nvme_err(&lines));
-	err = nvme_err(&lines);
+		     CHILD_MS, last_line(ERR, "(nothing)"));
+	err = last_line(ERR, "(nothing)");
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != EXIT_GONE)
 		FAIL("udrv-nvme: %s %d, want exit %d: %s",
 		     WIFEXITED(status) ? "exit" : "signal",
 		     WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
 		     EXIT_GONE, err);
 	EXPECT(strstr(err, "udrv-nvme: device gone") == err);
-	EXPECT_EQ(lines, 1);
+	EXPECT_EQ(lines_in(ERR), 1);
 	check_note("%s", err);
 	status = wait_status(user_pids[READER], CHILD_MS);
 	if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status))
@@ -742,7 +722,7 @@ static void nvme_removed_under_iio_nvme(void)
 	status = shell("udrv-nvme --reads 20 " NVME_PCI " > " OUT " 2> " ERR);
 	if (status)
 		FAIL("udrv-nvme on the new controller: exit %d: %s", status,
-		     nvme_err(&lines));
+		     last_line(ERR, "(nothing)"));
 	EXPECT_EQ(shell("grep -qx 'reads: 20 x 4096 bytes, not checked, 0 mismatches' " OUT), 0);
 	EXPECT_EQ(pci_driver_unbind("iio_pci_generic", NVME_PCI), 0);
 	device_del(NVME_ID, NVME_PCI);

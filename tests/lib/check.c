@@ -393,6 +393,20 @@ const char *last_line(const char *file, const char *if_empty)
 	return buf[0] ? buf : if_empty;
 }
 
+int lines_in(const char *file)
+{
+	char line[512];
+	FILE *f = fopen(file, "r");
+	int n = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		n++;
+	fclose(f);
+	return n;
+}
+
 unsigned long long read_num(const char *path)
 {
 	char *text = read_text(path), *end;

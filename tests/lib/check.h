@@ -102,6 +102,7 @@ unsigned long long read_num(const char *path);	/* strtoull base 0 */
  * if none), the last line or @if_empty; static buffers */
 const char *line_of(const char *file, const char *prefix);
 const char *last_line(const char *file, const char *if_empty);
+int lines_in(const char *file);	/* -1 if it cannot be read */
 int write_text(const char *path, const char *text);	/* 0 or errno */
 int shell(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void msleep(unsigned int ms);

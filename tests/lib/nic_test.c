@@ -79,20 +79,6 @@ int starts(const char *s, const char *prefix)
 	return !strncmp(s, prefix, strlen(prefix));
 }
 
-int lines_in(const char *file)
-{
-	char line[512];
-	FILE *f = fopen(file, "r");
-	int n = 0;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		n++;
-	fclose(f);
-	return n;
-}
-
 /* nic_reflect ARGS in the background, once it listens */
 pid_t peer_start(const char *args)
 {

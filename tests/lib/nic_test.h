@@ -40,8 +40,6 @@ void peer_up(void);
 void nic_bind(void);
 /* whether @s starts with @prefix */
 int starts(const char *s, const char *prefix);
-/* the lines of @file, -1 if it cannot be read */
-int lines_in(const char *file);
 /* nic_reflect ARGS in the background, once it listens */
 pid_t peer_start(const char *args);
 /* wait up to @ms for @pid: its exit status, or -1 (then killed) */
