@@ -146,14 +146,13 @@ static bool read_device(unsigned nr, struct iio_device_info *d)
 	/* older frameworks (and the host fixture) have no vectors */
 	if (!read_num_attr_present(d, dir, "vectors", &d->vectors))
 		d->vectors = 1;
-	while (d->dma_buffers < DEVICE_DMA_MAX) {
+	/* every dmaK/: a freed buffer leaves a hole (dma1 without dma0) */
+	for (unsigned k = 0; k < DEVICE_DMA_MAX; k++) {
 		char size_attr[32];
 
-		snprintf(size_attr, sizeof(size_attr), "dma%llu/size",
-			 (unsigned long long)d->dma_buffers);
-		if (!read_attr(dir, size_attr, probe, sizeof(probe)))
-			break;
-		d->dma_buffers++;
+		snprintf(size_attr, sizeof(size_attr), "dma%u/size", k);
+		if (read_attr(dir, size_attr, probe, sizeof(probe)))
+			d->dma_buffers++;
 	}
 	read_window(d, dir, "read_offset", "read_len", &d->in);
 	read_window(d, dir, "write_offset", "write_len", &d->out);

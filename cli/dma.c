@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * dma.c - iioctl dma DEV: a device's DMA buffers (sysfs dmaK/), and
- * --request SIZE to add one where the stub allows it (dma_request)
+ * dma.c - iioctl dma DEV: a device's DMA buffers (sysfs dmaK/), --free K
+ * to free one user space added (dma_free) and --request SIZE to add one
+ * where the stub allows it (dma_request)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -63,11 +64,48 @@ static void dma_request(const struct iio_device_info *dev, uint64_t size)
 	close(fd);
 }
 
+/* Writes K to dma_free; the kernel's errno explained. */
+static void dma_free(const struct iio_device_info *dev, unsigned k)
+{
+	char path[PATH_MAX], text[16];
+	ssize_t n;
+	int fd;
+
+	device_attr_path(dev, "dma_free", path, sizeof(path));
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT)
+		die(IIOCTL_EUSAGE, "%s has no DMA buffers to free (it does no DMA)",
+		    dev->label);
+	if (fd < 0)
+		die_open(path, " for writing");
+	snprintf(text, sizeof(text), "%u", k);
+	n = write(fd, text, strlen(text));
+	if (n < 0) {
+		int err = errno;
+
+		close(fd);
+		errno = err;
+		if (err == ENOENT)
+			die(IIOCTL_EUSAGE, "%s has no DMA buffer %u ('iioctl dma %s' lists them)",
+			    dev->label, k, dev->label);
+		if (err == EPERM)
+			die(IIOCTL_EUSAGE, "%s: dma%u is the stub's own buffer: it goes only with the device (unbind it)",
+			    dev->label, k);
+		if (err == ENODEV)
+			die(IIOCTL_EGONE, "%s: the device went away (its buffers with it)",
+			    dev->label);
+		die_perror(errno_status(err), "%s: cannot free DMA buffer %u",
+			   dev->label, k);
+	}
+	close(fd);
+}
+
 static int do_dma(int argc, const char **argv)
 {
 	const struct iio_device_info *devs;
-	const char *request_arg = NULL, *why;
+	const char *request_arg = NULL, *free_arg = NULL, *why;
 	uint64_t request = 0, size, bus;
+	unsigned free_k = 0, listed = 0;
 	bool bus_known;
 	char path[PATH_MAX];
 	struct iio_target t;
@@ -76,6 +114,8 @@ static int do_dma(int argc, const char **argv)
 	poptContext ctx;
 	const struct poptOption options[] = {
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "print JSON", NULL },
+		{ "free", 'f', POPT_ARG_STRING, &free_arg, 0,
+		  "first free buffer K, one dma_request added (0 to 3)", "K" },
 		{ "request", 'r', POPT_ARG_STRING, &request_arg, 0,
 		  "first add a buffer of SIZE bytes (up to 4M; K, M suffixes)",
 		  "SIZE" },
@@ -87,6 +127,9 @@ static int do_dma(int argc, const char **argv)
 	device_list_fresh(&devs);
 	device_resolve(need_arg(ctx, "DEV"), &t);
 	no_more_args(ctx);
+	if (free_arg)
+		free_k = (unsigned)parse_u64_or_die(free_arg, "DMA buffer", 0,
+						    DEVICE_DMA_MAX - 1);
 	if (request_arg) {
 		request = parse_u64_or_die(request_arg, "size", NUM_SUFFIX,
 					   4 << 20);
@@ -96,6 +139,8 @@ static int do_dma(int argc, const char **argv)
 	}
 	if (iioctl_dry_run)
 		return IIOCTL_OK;
+	if (free_arg)
+		dma_free(t.dev, free_k);
 	if (request_arg)
 		dma_request(t.dev, request);
 
@@ -104,14 +149,16 @@ static int do_dma(int argc, const char **argv)
 	else
 		printf("%-6s %10s %18s  %s\n", "BUFFER", "SIZE", "BUS_ADDR",
 		       "PATH");
-	for (k = 0; k < DEVICE_DMA_MAX && device_dma_size(t.dev, k, &size);
-	     k++) {
+	/* a freed buffer leaves its number free: dma0 may be gone, dma1 not */
+	for (k = 0; k < DEVICE_DMA_MAX; k++) {
+		if (!device_dma_size(t.dev, k, &size))
+			continue;
 		/* unreadable but by root (mode 0400): shown as unknown */
 		bus_known = device_dma_bus_addr(t.dev, k, &bus);
 		dma_path(t.dev, k, "buffer", path, sizeof(path));
 		if (json) {
-			printf("%s{\"buffer\": %u, \"size\": ", k ? ", " : "",
-			       k);
+			printf("%s{\"buffer\": %u, \"size\": ",
+			       listed ? ", " : "", k);
 			json_hex(stdout, size);
 			fputs(", \"bus_addr\": ", stdout);
 			if (bus_known)
@@ -136,8 +183,9 @@ static int do_dma(int argc, const char **argv)
 			text_escape_print(stdout, path);
 			putchar('\n');
 		}
+		listed++;
 	}
-	if (!k && (why = dma_refused_why(t.dev))) {
+	if (!listed && (why = dma_refused_why(t.dev))) {
 		flush_stdout();
 		fprintf(stderr, "iioctl: %s has no DMA buffers: %s\n",
 			t.dev->label, why);
@@ -150,5 +198,5 @@ static int do_dma(int argc, const char **argv)
 const struct iioctl_cmd iioctl_cmd_dma = {
 	.name = "dma",
 	.run = do_dma,
-	.help = "a device's DMA buffers (-j JSON, -r SIZE adds one)",
+	.help = "a device's DMA buffers (-j JSON, -f K frees one, -r SIZE adds one)",
 };

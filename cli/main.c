@@ -38,7 +38,8 @@
  *   trigger DEV [VALUE]  write a 4-byte u32 (default 1) to the event
  *                      node; --raw [FILE|-] writes bytes as they are
  *   dma DEV            the DMA buffers (dmaK/: size, bus address, path);
- *                      -r SIZE first adds one (dma_request), -j JSON
+ *                      -f K first frees one (dma_free), -r SIZE adds one
+ *                      (dma_request), -j JSON
  *   batch [FILE|-]     one command a line, in one process: every line
  *                      is checked (options, numbers, device, ranges)
  *                      before any runs, so a bad line N writes nothing;

@@ -51,7 +51,7 @@ _iioctl_options()
 	trigger) echo "--raw --in --at" ;;
 	bind) echo "-d --driver --force" ;;
 	unbind) echo "--force" ;;
-	dma) echo "-j --json -r --request" ;;
+	dma) echo "-j --json -f --free -r --request" ;;
 	batch) echo "" ;;
 	*) return ;;
 	esac
@@ -70,7 +70,7 @@ _iioctl_takes_value()
 	wait-events:-n | wait-events:--num-events) return 0 ;;
 	wait-events:-t | wait-events:--timeout | wait-events:--format) return 0 ;;
 	dump:--dma | peek:--dma | poke:--dma | wait-events:--vector) return 0 ;;
-	dma:-r | dma:--request) return 0 ;;
+	dma:-r | dma:--request | dma:-f | dma:--free) return 0 ;;
 	dump:--compare | poke:-c | poke:--count) return 0 ;;
 	wait-value:-w | wait-value:--width | wait-value:-m | wait-value:--mask) return 0 ;;
 	wait-value:-t | wait-value:--timeout | wait-value:-i | wait-value:--interval) return 0 ;;
@@ -354,7 +354,7 @@ _iioctl()
 			_iioctl_reply "$cur" 1 2 4 8 ;;
 		-d | --driver)
 			_iioctl_reply "$cur" iio_pci_generic iio_edu iio_pcitest ;;
-		--dma)
+		--dma | -f | --free)
 			# shellcheck disable=SC2046 # a word list
 			_iioctl_reply "$cur" $(_iioctl_dma_buffers "$sysfs" "${args[0]:-}") ;;
 		--vector)

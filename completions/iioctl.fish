@@ -33,7 +33,7 @@ function __iioctl_takes_value -a cmd opt
             poke:--from wait-events:-n wait-events:--num-events \
             wait-events:-t wait-events:--timeout wait-events:--format \
             dump:--dma peek:--dma poke:--dma wait-events:--vector \
-            dma:-r dma:--request dump:--compare poke:-c poke:--count \
+            dma:-r dma:--request dma:-f dma:--free dump:--compare poke:-c poke:--count \
             wait-value:-w wait-value:--width wait-value:-m wait-value:--mask \
             wait-value:-t wait-value:--timeout wait-value:-i wait-value:--interval \
             wait-value:--dma watch:-w watch:--width watch:-i watch:--interval \
@@ -428,6 +428,8 @@ complete -c iioctl -n $wait -l vector -x -a '(__iioctl_vectors)' \
 # dma
 complete -c iioctl -n '__fish_seen_subcommand_from dma' -s r -l request -x \
     -d 'first add a buffer of SIZE bytes'
+complete -c iioctl -n '__fish_seen_subcommand_from dma' -s f -l free -x \
+    -a '(__iioctl_dma_buffers)' -d 'first free DMA buffer K'
 
 # the arguments
 complete -c iioctl -n '__iioctl_at any list' -a '(__iioctl_devices)'

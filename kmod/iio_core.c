@@ -121,6 +121,26 @@ static ssize_t dma_request_store(struct device *dev,
 }
 static DEVICE_ATTR_WO(dma_request);
 
+/* dma_free: a buffer's number K written frees dmaK, if dma_request added it */
+static ssize_t dma_free_store(struct device *dev, struct device_attribute *da,
+			      const char *buf, size_t count)
+{
+	struct iio_class_dev *icd = to_iio_class_dev(dev);
+	u64 index;
+	int ret;
+
+	ret = iio_kstrtou64(buf, &index);
+	if (ret)
+		return -EINVAL;
+
+	down_read(&icd->idev_lock);
+	ret = icd->idev ? iio_dma_free_requested(icd, icd->idev, index) :
+			  -ENODEV;
+	up_read(&icd->idev_lock);
+	return ret ? ret : count;
+}
+static DEVICE_ATTR_WO(dma_free);
+
 /* dma_iommu: what confines the device's DMA (iio_dma_policy()) */
 static ssize_t dma_iommu_value(struct iio_class_dev *icd,
 			       struct iio_device *idev, char *buf)
@@ -189,6 +209,7 @@ static struct attribute *iio_attrs[] = {
 	&dev_attr_irq.attr,
 	&dev_attr_vectors.attr,
 	&dev_attr_dma_request.attr,
+	&dev_attr_dma_free.attr,
 	&dev_attr_dma_iommu.attr,
 	&dev_attr_reserved.attr,
 	NULL,
@@ -196,8 +217,9 @@ static struct attribute *iio_attrs[] = {
 
 /*
  * A window's attributes exist only when the window does; dma_request only
- * where the stub lets user space add DMA buffers, dma_iommu where it does
- * DMA (has a dma_dev), reserved where the kernel keeps parts of the region.
+ * where the stub lets user space add DMA buffers, dma_iommu and dma_free
+ * where it does DMA (has a dma_dev; dma_free refuses the stub's own
+ * buffers), reserved where the kernel keeps parts of the region.
  */
 static umode_t iio_attr_is_visible(struct kobject *kobj, struct attribute *a,
 				   int n)
@@ -213,7 +235,7 @@ static umode_t iio_attr_is_visible(struct kobject *kobj, struct attribute *a,
 		return idev->write_len ? a->mode : 0;
 	if (a == &dev_attr_dma_request.attr)
 		return idev->dma_user_max ? a->mode : 0;
-	if (a == &dev_attr_dma_iommu.attr)
+	if (a == &dev_attr_dma_iommu.attr || a == &dev_attr_dma_free.attr)
 		return idev->dma_dev ? a->mode : 0;
 	if (a == &dev_attr_reserved.attr)
 		return iio_has_reserved(idev) ? a->mode : 0;

@@ -88,6 +88,7 @@ MODULE_PARM_DESC(allow_unsafe_interrupts,
  * @bus_addr:	the device's address of the buffer
  * @size:	length in bytes, a multiple of PAGE_SIZE
  * @translated:	an IOMMU translates @dma_dev's DMA (iommu-dma allocated it)
+ * @requested:	user space added it (dma_request), so it may free it
  * @data:	the dmaK/buffer file
  * @bin_attrs:	@data and the terminating NULL
  * @group:	the group holding @bin_attrs, for @groups
@@ -101,6 +102,7 @@ struct iio_dma_buffer {
 	dma_addr_t bus_addr;
 	size_t size;
 	bool translated;
+	bool requested;
 	struct bin_attribute data;
 	iio_bin_attr_const struct bin_attribute *bin_attrs[2];
 	struct attribute_group group;
@@ -554,7 +556,7 @@ int iio_dma_validate(const struct iio_device *idev)
 }
 
 static int iio_dma_add(struct iio_class_dev *icd, struct device *dma_dev,
-		       unsigned int index, size_t size)
+		       unsigned int index, size_t size, bool requested)
 {
 	enum iio_dma_protection policy;
 	struct iio_dma_buffer *buffer;
@@ -571,6 +573,7 @@ static int iio_dma_add(struct iio_class_dev *icd, struct device *dma_dev,
 	buffer->dev.release = iio_dma_release;
 	buffer->dma_dev = get_device(dma_dev);
 	buffer->size = PAGE_ALIGN(size);
+	buffer->requested = requested;
 	ret = dev_set_name(&buffer->dev, "iio%d_dma%u", icd->nr, index);
 	if (ret)
 		goto err_put;
@@ -661,7 +664,7 @@ int iio_dma_request(struct iio_class_dev *icd, struct iio_device *idev,
 	else if (i == IIO_DMA_MAX)
 		ret = -ENOSPC;
 	else
-		ret = iio_dma_add(icd, idev->dma_dev, i, size);
+		ret = iio_dma_add(icd, idev->dma_dev, i, size, true);
 	if (!ret)
 		icd->dma_user_size += size;
 	mutex_unlock(&icd->dma_lock);
@@ -687,7 +690,8 @@ int iio_dma_add_all(struct iio_class_dev *icd, struct iio_device *idev)
 		return 0;
 	mutex_lock(&icd->dma_lock);
 	for (i = 0; i < IIO_DMA_MAX && idev->dma_size[i] && !ret; i++)
-		ret = iio_dma_add(icd, idev->dma_dev, i, idev->dma_size[i]);
+		ret = iio_dma_add(icd, idev->dma_dev, i, idev->dma_size[i],
+				  false);
 	mutex_unlock(&icd->dma_lock);
 	if (ret)
 		iio_dma_free_all(icd);
@@ -713,14 +717,93 @@ void iio_dma_uevents_add(struct iio_class_dev *icd)
 	mutex_unlock(&icd->dma_lock);
 }
 
+/*
+ * Take @buffer away from user space (dma_lock held): delete its device, so
+ * that sysfs (kernfs) waits for the reads, writes, mmap() calls and page
+ * faults in progress on dmaK/buffer, then zaps every user mapping of it
+ * (a later touch raises SIGBUS); open files fail with ENODEV from then on.
+ * Its REMOVE uevent goes now (none if its ADD was held back).  The memory
+ * stays allocated.  Doing it twice is harmless.
+ */
+static void iio_dma_revoke(struct iio_class_dev *icd,
+			   struct iio_dma_buffer *buffer)
+{
+	lockdep_assert_held(&icd->dma_lock);
+	if (!device_is_registered(&buffer->dev))
+		return;
+	sysfs_remove_link(&icd->dev.kobj, buffer->link);
+	device_del(&buffer->dev);
+}
+
+/*
+ * Free the memory of buffer @index, revoked already, and its number
+ * (dma_lock held).  The buffer's structure goes with its last reference.
+ */
+static void iio_dma_destroy(struct iio_class_dev *icd, unsigned int index)
+{
+	struct iio_dma_buffer *buffer = icd->dma[index];
+
+	lockdep_assert_held(&icd->dma_lock);
+	icd->dma[index] = NULL;
+	if (buffer->requested)
+		icd->dma_user_size -= buffer->size;
+	iio_dma_free(buffer);
+	put_device(&buffer->dev);
+}
+
+/**
+ * iio_dma_free_requested - free a buffer that user space added (dma_free)
+ * @icd: the registered class device
+ * @idev: its stub's description (idev_lock held for reading, so the device
+ *	cannot be revoked meanwhile)
+ * @index: the buffer's number K (dmaK)
+ *
+ * Revokes the buffer as unregistration does (iio_dma_revoke(): calls in
+ * progress finish, every user mapping is zapped, open files get ENODEV),
+ * then frees its memory; K is free for the next dma_request.  The device
+ * itself is not stopped: where no IOMMU translates its DMA (the unsafe
+ * opt-in) it can still reach the freed memory if user space left it
+ * programmed with the buffer's address (see iio(4)).  Under strict
+ * translation dma_free_coherent() has unmapped the buffer from the
+ * device's domain when it returns.
+ *
+ * Return: 0; -EINVAL for a number past the last (%IIO_DMA_MAX - 1);
+ * -ENOENT when dmaK does not exist; -EPERM when dmaK is one of the stub's
+ * own buffers (they go with the device).
+ */
+int iio_dma_free_requested(struct iio_class_dev *icd, struct iio_device *idev,
+			   u64 index)
+{
+	struct iio_dma_buffer *buffer;
+	int ret = 0;
+
+	lockdep_assert_held_read(&icd->idev_lock);
+	if (index >= IIO_DMA_MAX)
+		return -EINVAL;
+
+	mutex_lock(&icd->dma_lock);
+	buffer = icd->dma[index];
+	if (!buffer) {
+		ret = -ENOENT;
+		goto out_unlock;
+	}
+	if (!buffer->requested) {
+		ret = -EPERM;
+		goto out_unlock;
+	}
+	iio_dma_revoke(icd, buffer);
+	iio_dma_destroy(icd, index);
+out_unlock:
+	mutex_unlock(&icd->dma_lock);
+	return ret;
+}
+
 /**
  * iio_dma_revoke_all - take the buffers of @icd away from user space
- * @icd: the class device being unregistered (revoked: no dma_request can
- *	add a buffer any more)
+ * @icd: the class device being unregistered (revoked: no dma_request or
+ *	dma_free can change the buffers any more)
  *
- * Deletes each buffer's device: sysfs waits for the file operations and
- * faults in progress on dmaK/buffer and zaps its user mappings, and open
- * files fail with ENODEV from then on.  The memory stays allocated (the
+ * Revokes each buffer (iio_dma_revoke()).  The memory stays allocated (the
  * device may still be doing DMA) until iio_dma_free_all().  Doing it twice
  * is harmless.
  */
@@ -729,14 +812,9 @@ void iio_dma_revoke_all(struct iio_class_dev *icd)
 	int i;
 
 	mutex_lock(&icd->dma_lock);
-	for (i = IIO_DMA_MAX - 1; i >= 0; i--) {
-		struct iio_dma_buffer *buffer = icd->dma[i];
-
-		if (buffer && device_is_registered(&buffer->dev)) {
-			sysfs_remove_link(&icd->dev.kobj, buffer->link);
-			device_del(&buffer->dev);
-		}
-	}
+	for (i = IIO_DMA_MAX - 1; i >= 0; i--)
+		if (icd->dma[i])
+			iio_dma_revoke(icd, icd->dma[i]);
 	mutex_unlock(&icd->dma_lock);
 }
 
@@ -753,15 +831,8 @@ void iio_dma_free_all(struct iio_class_dev *icd)
 
 	iio_dma_revoke_all(icd);
 	mutex_lock(&icd->dma_lock);
-	for (i = IIO_DMA_MAX - 1; i >= 0; i--) {
-		struct iio_dma_buffer *buffer = icd->dma[i];
-
-		if (!buffer)
-			continue;
-		icd->dma[i] = NULL;
-		iio_dma_free(buffer);
-		put_device(&buffer->dev);
-	}
-	icd->dma_user_size = 0;
+	for (i = IIO_DMA_MAX - 1; i >= 0; i--)
+		if (icd->dma[i])
+			iio_dma_destroy(icd, i);
 	mutex_unlock(&icd->dma_lock);
 }

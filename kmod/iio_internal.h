@@ -62,7 +62,7 @@ struct iio_event_queue {
  * @stopped:	the event source was stopped for good (unregistration)
  * @irq_requested: a real interrupt was requested
  * @dma:	the DMA buffers, children of @dev; NULL where absent
- * @dma_lock:	serialises adding and deleting the buffers of @dma
+ * @dma_lock:	serialises adding, freeing and deleting the buffers of @dma
  * @dma_user_size: bytes of the buffers user space added
  * @dma_uevents: the device was announced: a buffer added sends its ADD
  *		uevent at once
@@ -148,6 +148,8 @@ void iio_dma_free_all(struct iio_class_dev *icd);
 void iio_dma_uevents_add(struct iio_class_dev *icd);
 int iio_dma_request(struct iio_class_dev *icd, struct iio_device *idev,
 		    size_t size);
+int iio_dma_free_requested(struct iio_class_dev *icd, struct iio_device *idev,
+			   u64 index);
 
 /* iio_event.c */
 extern const struct file_operations iio_event_fops;

@@ -48,7 +48,8 @@
  * DMA: user space adds coherent buffers to the device of the lowest BAR by
  * writing a size to its dma_request attribute (see iio(4)), up to dma_max
  * bytes in all, below a DMA mask of dma_bits bits.  They are freed on
- * unbind, after bus mastering is cleared and every mapping is gone.  Bus
+ * unbind, after bus mastering is cleared and every mapping is gone (or
+ * one at a time by dma_free, with the device left running).  Bus
  * mastering is turned on only where the DMA policy allows it: a device
  * user space drives reaches any bus address it is given.
  */

@@ -10,6 +10,8 @@
  * only), and the user-space NVMe driver works with MSI-X completions,
  * at depth on three queues, polled, and with PRP lists of 128 KiB
  * commands, its queues, lists and data all behind the IOMMU, all without iio.enable_unsafe_noiommu_mode (iio(4)).
+ * A buffer freed with dma_free is unmapped: the device's write there is
+ * blocked and reported too.
  * Where the IOMMU cannot confine a device (a group shared with another),
  * its DMA buffers and its bus mastering are refused.
  * Without the IOMMU the same write does overwrite the canary (test_dma's
@@ -261,12 +263,47 @@ static void nvme_at_depth(void)
 	nvme_unbind();
 }
 
+/*
+ * A buffer freed with dma_free is out of the device's reach: iio_pci_generic's
+ * edu reads its buffer by DMA (its I/O virtual address), then, once the
+ * buffer is freed, its write to that same address is blocked and reported
+ * by the IOMMU (the one fault announced), and the device keeps working.
+ */
+static void freed_buffer_out_of_reach(void)
+{
+	volatile void *regs;
+	uint64_t bus;
+	int nr;
+
+	pci_generic_reload("dma_bits=28");
+	pci_generic_bind("0000:00:13.0");
+	nr = pci_bar_nr("0000:00:13.0", 0);
+	EXPECT_STREQ(read_text(iio_attr_path(nr, "dma_iommu")), "translated");
+	EXPECT_EQ(iio_dma_request(nr, "0x1000"), 0);
+	bus = read_num(iio_attr_path(nr, "dma0/bus_addr"));
+	regs = edu_map(nr);	/* bus mastering on while mapped */
+	edu_dma_start(regs, bus, EDU_DMA_BASE, 64, 0);
+	edu_dma_wait(regs);
+	EXPECT_EQ(iommu_fault_wait(iio_pci(nr), bus, 500), 0);
+
+	EXPECT_EQ(iio_dma_free(nr, "0"), 0);
+	EXPECT(!path_exists(iio_attr_path(nr, "dma0")));
+	iommu_fault_expect(iio_pci(nr), bus);
+	edu_dma_start(regs, EDU_DMA_BASE, bus, EDU_DMA_MAX, EDU_DMA_TO_RAM);
+	edu_dma_wait(regs);
+	EXPECT_EQ(iommu_fault_wait(iio_pci(nr), bus, 5000), 1);
+	munmap((void *)regs, 4096);
+	pci_generic_unbind("0000:00:13.0");
+	pci_generic_reload("");
+}
+
 static const struct check_case cases[] = {
 	CASE(every_device_translated),
 	CASE(shared_group_refused),
 	CASE(shared_group_bus_master_refused),
 	CASE(edu_copies_through_iommu),
 	CASE(canary_out_of_reach),
+	CASE_T(freed_buffer_out_of_reach, 60),
 	CASE_T(nvme_driver_works, 120),
 	CASE_T(nvme_at_depth, 120),
 };

@@ -326,7 +326,7 @@ static void edu_dma_buffer_add_and_remove(void)
 /*
  * The NVMe controller bound to iio_pci_generic: MSI-X vectors 1 to 3 have
  * event nodes of their own, and a DMA buffer user space asks for is
- * announced as it is added.
+ * announced as it is added, and as it is freed (dma_free).
  */
 static void msix_event_nodes_and_requested_dma(void)
 {
@@ -349,6 +349,15 @@ static void msix_event_nodes_and_requested_dma(void)
 	expect_group_opens(iio_node(nr, "_event3"), O_RDONLY);
 	snprintf(path, sizeof(path), "/sys/class/iio/iio%d/dma0/buffer", nr);
 	expect_group_opens(path, O_RDWR);
+	/* freed (dma_free): its REMOVE; requested again: its ADD */
+	EXPECT_EQ(iio_dma_free(nr, "0"), 0);
+	n_expected = 0;
+	expect_dma(nr, 0);
+	wait_uevents(sock, "remove", NVME_PCI);
+	EXPECT_EQ(iio_dma_request(nr, "0x1000"), 0);
+	n_expected = 0;
+	expect_dma(nr, 0);
+	wait_uevents(sock, "add", NVME_PCI);
 
 	EXPECT_EQ(pci_driver_unbind("iio_pci_generic", NVME_PCI), 0);
 	expect_nodes(nr, false, false, 4);

@@ -33,6 +33,11 @@ int iio_dma_request(int nr, const char *size)
 	return write_text(iio_attr_path(nr, "dma_request"), size);
 }
 
+int iio_dma_free(int nr, const char *k)
+{
+	return write_text(iio_attr_path(nr, "dma_free"), k);
+}
+
 const char *iio_node(int nr, const char *suffix)
 {
 	static char path[PATH_MAX];

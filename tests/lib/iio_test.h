@@ -15,6 +15,8 @@
 const char *iio_attr_path(int nr, const char *attr);
 /* write @size (text) to iio device @nr's dma_request: 0 or the errno */
 int iio_dma_request(int nr, const char *size);
+/* write @k (text) to iio device @nr's dma_free: 0 or the errno */
+int iio_dma_free(int nr, const char *k);
 /* /dev/iioN<suffix>, suffix "" "_in" "_out" "_event" (static buffer) */
 const char *iio_node(int nr, const char *suffix);
 /* number of the iio device whose parent device is named @parent, or -1 */
