@@ -79,6 +79,9 @@ void region_select(struct region *r, const char *dev_arg)
 	struct iio_target t;
 	struct iio_window w;
 
+	if (region_opts.dma && dev_arg[0] == '@')
+		die(IIOCTL_EUSAGE, "--dma and %s conflict: a DMA buffer has no physical address (give DEV OFFSET)",
+		    msg_word(dev_arg));
 	if (region_opts.dma) {
 		region_select_dma(r, dev_arg);
 		return;
@@ -90,7 +93,17 @@ void region_select(struct region *r, const char *dev_arg)
 		node = NODE_IN;
 	else if (region_opts.out)
 		node = NODE_OUT;
-	device_resolve(dev_arg, &t);
+	if (dev_arg[0] == '@') {
+		uint64_t offset;
+
+		if (region_opts.in || region_opts.out)
+			die(IIOCTL_EUSAGE, "--%s and %s conflict: a physical address is in the region (give DEV OFFSET for a window)",
+			    region_opts.in ? "in" : "out", msg_word(dev_arg));
+		device_resolve_address(dev_arg, &t, &offset);
+		t.node = NODE_NONE;	/* the region, at the usual path */
+	} else {
+		device_resolve(dev_arg, &t);
+	}
 	if (t.node == NODE_EVENT)
 		die(IIOCTL_EUSAGE, "%s is an event node, not a region", t.path);
 	if (t.node != NODE_NONE) {

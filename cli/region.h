@@ -56,7 +56,10 @@ extern const struct poptOption region_popt_options[];
 /*
  * Resolve DEV and pick the node (its path's suffix, --in, --out or --dma
  * K: the DMA buffer's sysfs file); dies with status 2 if the window or
- * buffer does not exist or the choices conflict.
+ * buffer does not exist or the choices conflict.  DEV may be @ADDR (a
+ * physical address, in place of DEV OFFSET): the region of the device
+ * that holds it (device_resolve_address()); location_parse() takes the
+ * same word for the offset.
  */
 void region_select(struct region *r, const char *dev_arg);
 /*
