@@ -538,15 +538,19 @@ void device_resolve_address(const char *arg, struct iio_target *t,
 			    uint64_t *offset)
 {
 	const struct iio_device_info *devs;
-	char *number = xstrdup(arg + 1);
+	char *number = xstrdup(arg + 1), why[WHY_MAX];
 	uint64_t addr;
 	size_t n, i;
+	bool ok;
 
 	memset(t, 0, sizeof(*t));
 	t->node = NODE_REGION;
 	number[strcspn(number, ":")] = '\0';
-	addr = parse_u64_or_die(number, "physical address", 0, UINT64_MAX);
+	ok = parse_number(number, "physical address", 0, UINT64_MAX, &addr,
+			  why);
 	free(number);
+	if (!ok)
+		die(IIOCTL_EUSAGE, "%s", why);
 	n = device_list(&devs);
 	for (i = 0; i < n; i++) {
 		const struct iio_device_info *d = &devs[i];

@@ -53,6 +53,8 @@ static int do_peek(int argc, const char **argv)
 		  NULL },
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE,
 		  (void *)region_popt_options, 0, "Node options:", NULL },
+		{ NULL, 0, POPT_ARG_INCLUDE_TABLE,
+		  (void *)region_value_popt_options, 0, NULL, NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};

@@ -170,6 +170,8 @@ static int do_poke(int argc, const char **argv)
 		  NULL },
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE,
 		  (void *)region_popt_options, 0, "Node options:", NULL },
+		{ NULL, 0, POPT_ARG_INCLUDE_TABLE,
+		  (void *)region_value_popt_options, 0, NULL, NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
@@ -183,9 +185,9 @@ static int do_poke(int argc, const char **argv)
 	if (from) {
 		if (strchr(first, '='))
 			die(IIOCTL_EUSAGE, "LOC=VALUE and --from conflict");
-		if (mask_arg || count_arg)
+		if (mask_arg || count_arg || region_opts.be)
 			die(IIOCTL_EUSAGE, "--%s and --from conflict",
-			    mask_arg ? "mask" : "count");
+			    mask_arg ? "mask" : count_arg ? "count" : "be");
 		location_parse_or_die(&r, first, width, &loc);
 		if (loc.bits)
 			die(IIOCTL_EUSAGE, "--from writes bytes: it takes an offset, not the field %s",

@@ -30,6 +30,12 @@ const struct poptOption region_popt_options[] = {
 	POPT_TABLEEND
 };
 
+const struct poptOption region_value_popt_options[] = {
+	{ "be", 0, POPT_ARG_NONE, &region_opts.be, 0,
+	  "big-endian registers: swap the bytes of each value", NULL },
+	POPT_TABLEEND
+};
+
 static const char *node_word(enum iio_node node)
 {
 	return node == NODE_IN ? "in window" :
@@ -46,6 +52,7 @@ static void region_init(struct region *r, const struct iio_device_info *dev,
 	r->size = size;
 	r->fd = -1;
 	r->use_mmap = region_opts.mmap;
+	r->big_endian = region_opts.be;
 }
 
 /* --dma K: the DMA buffer K of DEV, through its sysfs file */
@@ -231,6 +238,20 @@ static void log_access(const struct region *r, bool write, uint64_t offset,
 		(unsigned long long)value);
 }
 
+/* A value of width bytes as the device holds it (--be), or as it is. */
+static uint64_t device_order(const struct region *r, uint64_t v,
+			     unsigned width)
+{
+	if (!r->big_endian)
+		return v;
+	switch (width) {
+	case 2: return __builtin_bswap16((uint16_t)v);
+	case 4: return __builtin_bswap32((uint32_t)v);
+	case 8: return __builtin_bswap64(v);
+	}
+	return v;
+}
+
 bool region_planning(void)
 {
 	return iioctl_dry_run && iioctl_dry_run_asked;
@@ -267,18 +288,20 @@ void region_plan_poke(const struct region *r, uint64_t offset,
 		return;
 	for (i = 0; i < count; i++) {
 		uint64_t at = offset + i * width;
-		uint64_t keep = ~mask & ~zero & width_bits(width);
+		uint64_t keep = device_order(r, ~mask & ~zero &
+					     width_bits(width), width);
+		uint64_t v = device_order(r, value, width);
 
 		phys_text(r, at, phys, sizeof(phys));
 		if (mask == width_bits(width))
 			fprintf(stderr, "iioctl: %s: would write %u at 0x%llx%s: 0x%0*llx\n",
 				r->label, width, (unsigned long long)at,
-				phys, digits, (unsigned long long)value);
+				phys, digits, (unsigned long long)v);
 		else
 			fprintf(stderr, "iioctl: %s: would read %u at 0x%llx%s and write (old & 0x%0*llx) | 0x%0*llx\n",
 				r->label, width, (unsigned long long)at,
 				phys, digits, (unsigned long long)keep,
-				digits, (unsigned long long)value);
+				digits, (unsigned long long)v);
 	}
 }
 
@@ -414,13 +437,13 @@ uint64_t region_read_value(struct region *r, uint64_t offset, unsigned width)
 		v = udrv_load(map_at(r, offset), width);
 		check_mapping(r);
 		log_access(r, false, offset, width, v);
-		return v;
+		return device_order(r, v, width);
 	}
 	n = udrv_pread_value(r->fd, offset, width, &v);
 	if (n != (ssize_t)width)
 		transfer_failed(r, false, offset, width, n);
 	log_access(r, false, offset, width, v);
-	return v;
+	return device_order(r, v, width);
 }
 
 void region_write_value(struct region *r, uint64_t offset, unsigned width,
@@ -428,6 +451,7 @@ void region_write_value(struct region *r, uint64_t offset, unsigned width,
 {
 	ssize_t n;
 
+	value = device_order(r, value, width);
 	if (r->map && !kernel_page(r, offset, width)) {
 		udrv_store(map_at(r, offset), width, value);
 		check_mapping(r);

@@ -41,6 +41,8 @@ static int do_wait_value(int argc, const char **argv)
 		  NULL },
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE,
 		  (void *)region_popt_options, 0, "Node options:", NULL },
+		{ NULL, 0, POPT_ARG_INCLUDE_TABLE,
+		  (void *)region_value_popt_options, 0, NULL, NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};

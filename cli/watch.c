@@ -106,6 +106,8 @@ static int do_watch(int argc, const char **argv)
 		  "a JSON object a line per change (JSON lines)", NULL },
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE,
 		  (void *)region_popt_options, 0, "Node options:", NULL },
+		{ NULL, 0, POPT_ARG_INCLUDE_TABLE,
+		  (void *)region_value_popt_options, 0, NULL, NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
