@@ -533,6 +533,38 @@ void device_resolve(const char *arg, struct iio_target *t)
 		die_no_device("no device named", arg);
 }
 
+void device_resolve_address(const char *arg, struct iio_target *t,
+			    uint64_t *offset)
+{
+	const struct iio_device_info *devs;
+	char *number = xstrdup(arg + 1), why[WHY_MAX];
+	uint64_t addr;
+	size_t n, i;
+	bool ok;
+
+	memset(t, 0, sizeof(*t));
+	t->node = NODE_REGION;
+	number[strcspn(number, ":")] = '\0';
+	ok = parse_number(number, "physical address", 0, UINT64_MAX, &addr,
+			  why);
+	free(number);
+	if (!ok)
+		die(IIOCTL_EUSAGE, "%s", why);
+	n = device_list(&devs);
+	for (i = 0; i < n; i++) {
+		const struct iio_device_info *d = &devs[i];
+
+		if (strcmp(d->type, "mem") || !d->physaddr ||
+		    addr < d->physaddr || addr - d->physaddr >= d->size)
+			continue;
+		t->dev = d;
+		*offset = addr - d->physaddr;
+		return;
+	}
+	die(IIOCTL_EUSAGE, "no region holds physical address 0x%llx (iioctl list shows each device's physaddr and size; or give DEV OFFSET)",
+	    (unsigned long long)addr);
+}
+
 void device_attr_path(const struct iio_device_info *dev, const char *attr,
 		      char *buf, size_t size)
 {

@@ -85,6 +85,17 @@ struct iio_target {
 void device_resolve(const char *arg, struct iio_target *t);
 
 /*
+ * @ADDR[...]: the device whose region holds physical address ADDR (the
+ * number after '@', up to a ':' or the end), as DEV's node NODE_REGION;
+ * *offset is ADDR's offset in the region.  Only I/O memory has physical
+ * addresses: a mem region whose physaddr is not 0 (iio(4): the dummy's 0
+ * is informational, a port region's the first port).  Dies with status 2
+ * on a bad number or an address no region holds.
+ */
+void device_resolve_address(const char *arg, struct iio_target *t,
+			    uint64_t *offset);
+
+/*
  * The PCI device a device's region belongs to (its parent's vendor,
  * device and class files) and the BAR holding the region (-1 if none
  * does); false if the parent is not a PCI device or lacks those files.

@@ -326,6 +326,7 @@ static void read_around(struct region *r, uint64_t pos, unsigned char *buf,
 static int do_dump(int argc, const char **argv)
 {
 	const char *width_arg = NULL, *start_arg = NULL, *len_arg = NULL;
+	const char *dev_arg;
 	const char *compare_path = NULL;
 	unsigned char *buf, prev[LINE];
 	const unsigned char *sk;
@@ -362,11 +363,25 @@ static int do_dump(int argc, const char **argv)
 	};
 
 	region_opts = (struct region_options){ 0 };
-	ctx = parse_options(argc, argv, options, "DEV");
+	ctx = parse_options(argc, argv, options, "DEV | @ADDR");
 	if (width_arg)
 		width = parse_width_or_die(width_arg);
-	region_select(&r, need_arg(ctx, "DEV"));
+	dev_arg = need_arg(ctx, "DEV");
+	region_select(&r, dev_arg);
 	no_more_args(ctx);
+	if (dev_arg[0] == '@') {
+		/* a physical address: where the dump starts */
+		struct location at;
+
+		if (start_arg || compare_path)
+			die(IIOCTL_EUSAGE, "%s and %s conflict: the address is where the dump starts",
+			    start_arg ? "-s" : "--compare", msg_word(dev_arg));
+		location_parse_or_die(&r, dev_arg, 0, &at);
+		if (at.bits)
+			die(IIOCTL_EUSAGE, "dump: %s is a field; dump takes @ADDR alone",
+			    msg_word(dev_arg));
+		start = at.offset;
+	}
 	if (all && len_arg)
 		die(IIOCTL_EUSAGE, "--all and --length conflict");
 	if (compare_path) {

@@ -5,6 +5,7 @@
  * the field's bits
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common.h"
@@ -39,16 +40,99 @@ static const struct udrv_regmap *map_for_name(const struct region *r,
 	return map;
 }
 
+/*
+ * ":MSB:LSB" after an offset (spec, at the ':'), for the width: sets the
+ * location's bits.  arg is the whole word, for messages.
+ */
+static bool parse_bits(const char *arg, const char *spec,
+		       struct location *loc, char *why)
+{
+	const char *colon = strchr(spec + 1, ':');
+	uint64_t msb, lsb;
+	char *text;
+	bool ok;
+
+	if (!colon || strchr(colon + 1, ':')) {
+		snprintf(why, WHY_MAX, "invalid field '%s': not OFFSET:MSB:LSB (as 0x10:7:4, bits 7 down to 4)",
+			 msg_word(arg));
+		return false;
+	}
+	text = xstrdup(spec + 1);
+	text[colon - spec - 1] = '\0';
+	ok = parse_number(text, "MSB", 0, 63, &msb, why) &&
+	     parse_number(colon + 1, "LSB", 0, 63, &lsb, why);
+	free(text);
+	if (!ok)
+		return false;
+	if (msb < lsb) {
+		snprintf(why, WHY_MAX, "invalid field '%s': MSB %llu is below LSB %llu (the high bit comes first: %llu:%llu)",
+			 msg_word(arg), (unsigned long long)msb,
+			 (unsigned long long)lsb, (unsigned long long)lsb,
+			 (unsigned long long)msb);
+		return false;
+	}
+	if (msb >= 8 * loc->width) {
+		unsigned w = msb < 16 ? 2 : msb < 32 ? 4 : 8;
+
+		snprintf(why, WHY_MAX, "invalid field '%s': bit %llu is past width %u (-w %u holds it)",
+			 msg_word(arg), (unsigned long long)msb, loc->width,
+			 w);
+		return false;
+	}
+	loc->bits = true;
+	loc->msb = (unsigned)msb;
+	loc->lsb = (unsigned)lsb;
+	return true;
+}
+
+/* @ADDR[:MSB:LSB]: a physical address in r's node */
+static bool parse_address(const struct region *r, const char *arg,
+			  struct location *loc, char *why)
+{
+	uint64_t start = r->dev->physaddr + r->window_offset, addr;
+	char *number = xstrdup(arg + 1);
+	const char *colon = strchr(arg, ':');
+	bool ok;
+
+	number[strcspn(number, ":")] = '\0';
+	ok = parse_number(number, "physical address", 0, UINT64_MAX, &addr,
+			  why);
+	free(number);
+	if (!ok)
+		return false;
+	if (r->node == NODE_DMA || strcmp(r->dev->type, "mem") ||
+	    !r->dev->physaddr || addr < start || addr - start >= r->size) {
+		snprintf(why, WHY_MAX, "physical address 0x%llx is not in %s (one device a command: give each its own)",
+			 (unsigned long long)addr, r->label);
+		return false;
+	}
+	loc->offset = addr - start;
+	return !colon || parse_bits(arg, colon, loc, why);
+}
+
 bool location_parse(const struct region *r, const char *arg, unsigned width,
 		    struct location *loc, char *why)
 {
 	char name[2 * UDRV_REGMAP_NAME_MAX + 2];
 	const struct udrv_regmap *map;
-	const char *dot;
+	const char *dot, *colon;
 	struct iio_window w;
 
 	memset(loc, 0, sizeof(*loc));
 	loc->width = width ? width : 4;
+	if (arg[0] == '@')
+		return parse_address(r, arg, loc, why);
+	colon = strchr(arg, ':');
+	if (!is_name(arg) && colon) {
+		char *number = xstrdup(arg);
+		bool ok;
+
+		number[colon - arg] = '\0';
+		ok = parse_number(number, "offset", NUM_SUFFIX, UINT64_MAX,
+				  &loc->offset, why);
+		free(number);
+		return ok && parse_bits(arg, colon, loc, why);
+	}
 	if (!is_name(arg))
 		return parse_number(arg, "offset", NUM_SUFFIX, UINT64_MAX,
 				    &loc->offset, why);
@@ -89,6 +173,8 @@ bool location_parse(const struct region *r, const char *arg, unsigned width,
 			 loc->width);
 		return false;
 	}
+	if (loc->field)
+		location_set_field(loc, loc->field);
 	loc->offset = udrv_reg_offset(loc->reg);
 	if (r->node == NODE_IN || r->node == NODE_OUT) {
 		w = device_window(r->dev, r->node);
@@ -102,6 +188,40 @@ bool location_parse(const struct region *r, const char *arg, unsigned width,
 		loc->offset -= w.offset;
 	}
 	return true;
+}
+
+void location_set_field(struct location *loc, const struct udrv_field *f)
+{
+	loc->field = f;
+	loc->bits = f != NULL;
+	loc->msb = f ? udrv_field_msb(f) : 0;
+	loc->lsb = f ? udrv_field_lsb(f) : 0;
+}
+
+const char *location_select(struct region *r, poptContext ctx, bool need)
+{
+	const char *dev_arg = need_arg(ctx, "DEV");
+
+	region_select(r, dev_arg);
+	if (dev_arg[0] == '@')
+		return dev_arg;
+	return need ? need_arg(ctx, "OFFSET") : poptGetArg(ctx);
+}
+
+void location_span(const struct location *locs, size_t n, uint64_t *start,
+		   uint64_t *len)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (locs[i].offset < lo)
+			lo = locs[i].offset;
+		if (locs[i].offset + locs[i].width > hi)
+			hi = locs[i].offset + locs[i].width;
+	}
+	*start = n ? lo : 0;
+	*len = n ? hi - lo : 0;
 }
 
 void location_parse_or_die(const struct region *r, const char *arg,
@@ -244,6 +364,14 @@ void location_check_access(const struct location *loc, bool write)
 		die(IIOCTL_EUSAGE, "%s", why);
 }
 
+/* the largest value of the location's bits */
+static uint64_t field_max(const struct location *loc)
+{
+	unsigned n = location_nbits(loc);
+
+	return n >= 64 ? UINT64_MAX : (1ULL << n) - 1;
+}
+
 bool location_value_mask(const struct location *loc, const char *value_arg,
 			 const char *mask_arg, uint64_t *value, uint64_t *mask,
 			 char *why)
@@ -252,10 +380,18 @@ bool location_value_mask(const struct location *loc, const char *value_arg,
 	const struct udrv_field_value *named;
 	char buf[32];
 
-	if (!f)
+	if (!loc->bits)
 		return parse_value_mask(value_arg, mask_arg,
 					width_bits(loc->width), value, mask,
 					why);
+	if (!f) {	/* OFFSET:MSB:LSB: numbers only */
+		if (!parse_value_mask(value_arg, mask_arg, field_max(loc),
+				      value, mask, why))
+			return false;
+		*value <<= loc->lsb;
+		*mask <<= loc->lsb;
+		return true;
+	}
 	named = is_name(value_arg) ? udrv_field_find_value(f, value_arg) :
 				      NULL;
 	if (is_name(value_arg) && !named) {
@@ -295,20 +431,20 @@ void location_value_mask_or_die(const struct location *loc,
 
 uint64_t location_extract(const struct location *loc, uint64_t v)
 {
-	if (!loc->field)
+	if (!loc->bits)
 		return v;
-	return (v & udrv_field_mask(loc->field)) >> udrv_field_lsb(loc->field);
+	return (v >> loc->lsb) & field_max(loc);
 }
 
 void location_print(const struct location *loc, uint64_t v, bool decimal)
 {
 	unsigned bits;
 
-	if (!loc->field) {
+	if (!loc->bits) {
 		print_value(v, loc->width, decimal);
 		return;
 	}
-	bits = field_nbits(loc->field);
+	bits = location_nbits(loc);
 	if (decimal)
 		printf("%llu\n", (unsigned long long)location_extract(loc, v));
 	else
@@ -330,6 +466,8 @@ void location_json(const struct region *r, const struct location *loc)
 	fputs(", \"field\": ", stdout);
 	if (loc->field)
 		json_string(stdout, udrv_field_name(loc->field));
+	else if (loc->bits)
+		printf("\"%u:%u\"", loc->msb, loc->lsb);
 	else
 		fputs("null", stdout);
 }
@@ -357,6 +495,9 @@ void location_label(const struct location *loc, char *buf, size_t size)
 			 udrv_field_name(loc->field));
 	else if (loc->reg)
 		snprintf(buf, size, "%s", udrv_reg_name(loc->reg));
+	else if (loc->bits)
+		snprintf(buf, size, "0x%llx:%u:%u",
+			 (unsigned long long)loc->offset, loc->msb, loc->lsb);
 	else
 		snprintf(buf, size, "0x%llx", (unsigned long long)loc->offset);
 }

@@ -6,7 +6,9 @@
 #ifndef IIOCTL_LOCATION_H
 #define IIOCTL_LOCATION_H
 
+#include <popt.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "region.h"
@@ -17,6 +19,12 @@ struct location {
 	unsigned width;			/* -w, the register's, or 4 */
 	const struct udrv_reg *reg;	/* NULL: a number was given */
 	const struct udrv_field *field;	/* REG.FIELD, or NULL */
+	/*
+	 * bits msb down to lsb of the value: REG.FIELD's, or an ad hoc
+	 * field's (OFFSET:MSB:LSB, as rwmem takes it); false: all of them
+	 */
+	bool bits;
+	unsigned msb, lsb;
 };
 
 /* how many bits a field has */
@@ -25,19 +33,40 @@ static inline unsigned field_nbits(const struct udrv_field *f)
 	return udrv_field_msb(f) - udrv_field_lsb(f) + 1;
 }
 
+/* how many bits a location's value has: its field's, or the width's */
+static inline unsigned location_nbits(const struct location *loc)
+{
+	return loc->bits ? loc->msb - loc->lsb + 1 : 8 * loc->width;
+}
+
 /*
  * arg: a number, or REG / REG.FIELD (any case) of the map of r's device
  * (offsets in the in or out window are the register's less the window's
- * start).  The width is width's (-w, or 0 for none), else the register's,
- * else 4.  False, with why (WHY_MAX bytes, common.h) set, on a bad number,
- * a name with no map, an unknown register or field, a field the width
- * does not hold, or a register outside the node.  Does not check the
- * range.  The _or_die twin dies with status 2 where this returns false.
+ * start), or an ad hoc field OFFSET:MSB:LSB (bits MSB down to LSB of the
+ * value at OFFSET), or @ADDR or @ADDR:MSB:LSB: a physical address in r
+ * (region_select()).  The width is width's (-w, or 0 for none), else the
+ * register's, else 4.  False, with why (WHY_MAX bytes, common.h) set, on
+ * a bad number, a name with no map, an unknown register or field, a field
+ * the width does not hold (or MSB below LSB), a register outside the node
+ * or an address outside it.  Does not check the range.  The _or_die twin
+ * dies with status 2 where this returns false.
  */
 bool location_parse(const struct region *r, const char *arg, unsigned width,
 		    struct location *loc, char *why);
 void location_parse_or_die(const struct region *r, const char *arg,
 			   unsigned width, struct location *loc);
+/* The location's field: f, its bits (NULL: the whole value). */
+void location_set_field(struct location *loc, const struct udrv_field *f);
+/*
+ * DEV and the first location of a command's arguments: selects r from DEV
+ * (region_select()) and returns the first location word: DEV itself when
+ * it is @ADDR (a physical address stands for DEV OFFSET), else the next
+ * argument (missing: dies if need, else NULL).
+ */
+const char *location_select(struct region *r, poptContext ctx, bool need);
+/* The bytes [*start, *start + *len) that the n locations cover. */
+void location_span(const struct location *locs, size_t n, uint64_t *start,
+		   uint64_t *len);
 /* False (why set) if a named register is write-only (reading) or read-only. */
 bool location_access(const struct location *loc, bool write, char *why);
 void location_check_access(const struct location *loc, bool write);

@@ -30,6 +30,12 @@ const struct poptOption region_popt_options[] = {
 	POPT_TABLEEND
 };
 
+const struct poptOption region_value_popt_options[] = {
+	{ "be", 0, POPT_ARG_NONE, &region_opts.be, 0,
+	  "big-endian registers: swap the bytes of each value", NULL },
+	POPT_TABLEEND
+};
+
 static const char *node_word(enum iio_node node)
 {
 	return node == NODE_IN ? "in window" :
@@ -46,6 +52,7 @@ static void region_init(struct region *r, const struct iio_device_info *dev,
 	r->size = size;
 	r->fd = -1;
 	r->use_mmap = region_opts.mmap;
+	r->big_endian = region_opts.be;
 }
 
 /* --dma K: the DMA buffer K of DEV, through its sysfs file */
@@ -79,6 +86,9 @@ void region_select(struct region *r, const char *dev_arg)
 	struct iio_target t;
 	struct iio_window w;
 
+	if (region_opts.dma && dev_arg[0] == '@')
+		die(IIOCTL_EUSAGE, "--dma and %s conflict: a DMA buffer has no physical address (give DEV OFFSET)",
+		    msg_word(dev_arg));
 	if (region_opts.dma) {
 		region_select_dma(r, dev_arg);
 		return;
@@ -90,7 +100,17 @@ void region_select(struct region *r, const char *dev_arg)
 		node = NODE_IN;
 	else if (region_opts.out)
 		node = NODE_OUT;
-	device_resolve(dev_arg, &t);
+	if (dev_arg[0] == '@') {
+		uint64_t offset;
+
+		if (region_opts.in || region_opts.out)
+			die(IIOCTL_EUSAGE, "--%s and %s conflict: a physical address is in the region (give DEV OFFSET for a window)",
+			    region_opts.in ? "in" : "out", msg_word(dev_arg));
+		device_resolve_address(dev_arg, &t, &offset);
+		t.node = NODE_NONE;	/* the region, at the usual path */
+	} else {
+		device_resolve(dev_arg, &t);
+	}
 	if (t.node == NODE_EVENT)
 		die(IIOCTL_EUSAGE, "%s is an event node, not a region", t.path);
 	if (t.node != NODE_NONE) {
@@ -218,6 +238,20 @@ static void log_access(const struct region *r, bool write, uint64_t offset,
 		(unsigned long long)value);
 }
 
+/* A value of width bytes as the device holds it (--be), or as it is. */
+static uint64_t device_order(const struct region *r, uint64_t v,
+			     unsigned width)
+{
+	if (!r->big_endian)
+		return v;
+	switch (width) {
+	case 2: return __builtin_bswap16((uint16_t)v);
+	case 4: return __builtin_bswap32((uint32_t)v);
+	case 8: return __builtin_bswap64(v);
+	}
+	return v;
+}
+
 bool region_planning(void)
 {
 	return iioctl_dry_run && iioctl_dry_run_asked;
@@ -254,18 +288,20 @@ void region_plan_poke(const struct region *r, uint64_t offset,
 		return;
 	for (i = 0; i < count; i++) {
 		uint64_t at = offset + i * width;
-		uint64_t keep = ~mask & ~zero & width_bits(width);
+		uint64_t keep = device_order(r, ~mask & ~zero &
+					     width_bits(width), width);
+		uint64_t v = device_order(r, value, width);
 
 		phys_text(r, at, phys, sizeof(phys));
 		if (mask == width_bits(width))
 			fprintf(stderr, "iioctl: %s: would write %u at 0x%llx%s: 0x%0*llx\n",
 				r->label, width, (unsigned long long)at,
-				phys, digits, (unsigned long long)value);
+				phys, digits, (unsigned long long)v);
 		else
 			fprintf(stderr, "iioctl: %s: would read %u at 0x%llx%s and write (old & 0x%0*llx) | 0x%0*llx\n",
 				r->label, width, (unsigned long long)at,
 				phys, digits, (unsigned long long)keep,
-				digits, (unsigned long long)value);
+				digits, (unsigned long long)v);
 	}
 }
 
@@ -401,13 +437,13 @@ uint64_t region_read_value(struct region *r, uint64_t offset, unsigned width)
 		v = udrv_load(map_at(r, offset), width);
 		check_mapping(r);
 		log_access(r, false, offset, width, v);
-		return v;
+		return device_order(r, v, width);
 	}
 	n = udrv_pread_value(r->fd, offset, width, &v);
 	if (n != (ssize_t)width)
 		transfer_failed(r, false, offset, width, n);
 	log_access(r, false, offset, width, v);
-	return v;
+	return device_order(r, v, width);
 }
 
 void region_write_value(struct region *r, uint64_t offset, unsigned width,
@@ -415,6 +451,7 @@ void region_write_value(struct region *r, uint64_t offset, unsigned width,
 {
 	ssize_t n;
 
+	value = device_order(r, value, width);
 	if (r->map && !kernel_page(r, offset, width)) {
 		udrv_store(map_at(r, offset), width, value);
 		check_mapping(r);

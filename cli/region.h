@@ -23,6 +23,11 @@ struct region {
 	int fd;
 	bool use_mmap;
 	/*
+	 * --be: the registers are big-endian; a value is byte-swapped (its
+	 * width's bytes) as it is read and before it is written
+	 */
+	bool big_endian;
+	/*
 	 * Transfers without a width (width 0) in accesses of at most this
 	 * many bytes (each a pread/pwrite or a load/store of its own); 0:
 	 * pread/pwrite in chunks, the kernel picks the accesses.
@@ -44,6 +49,7 @@ struct region {
 /* The common options of the region commands (dump, peek, poke). */
 struct region_options {
 	int in, out, mmap;
+	int be;				/* --be (region_value_popt_options) */
 	const char *dma;		/* --dma K, or NULL */
 };
 /*
@@ -52,11 +58,16 @@ struct region_options {
  */
 extern struct region_options region_opts;
 extern const struct poptOption region_popt_options[];
+/* --be, for the commands that read and write values (not dump's bytes) */
+extern const struct poptOption region_value_popt_options[];
 
 /*
  * Resolve DEV and pick the node (its path's suffix, --in, --out or --dma
  * K: the DMA buffer's sysfs file); dies with status 2 if the window or
- * buffer does not exist or the choices conflict.
+ * buffer does not exist or the choices conflict.  DEV may be @ADDR (a
+ * physical address, in place of DEV OFFSET): the region of the device
+ * that holds it (device_resolve_address()); location_parse() takes the
+ * same word for the offset.
  */
 void region_select(struct region *r, const char *dev_arg);
 /*
@@ -85,7 +96,11 @@ void region_open(struct region *r, bool write, uint64_t offset,
 /* Unmap (the node stays open in the node cache). */
 void region_close(struct region *r);
 
-/* One access of width bytes: a pread/pwrite or a volatile load/store. */
+/*
+ * One access of width bytes: a pread/pwrite or a volatile load/store; the
+ * value is the CPU's (byte-swapped from and to the device's with --be;
+ * -v shows the device's).
+ */
 uint64_t region_read_value(struct region *r, uint64_t offset, unsigned width);
 void region_write_value(struct region *r, uint64_t offset, unsigned width,
 			uint64_t value);

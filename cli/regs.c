@@ -73,7 +73,7 @@ static char *field_value_text(const struct shown *s,
 
 	if (!s->has_value)
 		return xstrdup("-");
-	floc.field = f;
+	location_set_field(&floc, f);
 	v = location_extract(&floc, s->value);
 	named = udrv_field_value_for(f, v);
 	return format("0x%0*llx%s%s%s", (int)((bits + 3) / 4),
@@ -173,7 +173,7 @@ static void json_field(const struct shown *s, const struct udrv_field *f)
 	const struct udrv_field_value *named = NULL;
 	uint64_t v = 0;
 
-	floc.field = f;
+	location_set_field(&floc, f);
 	if (s->has_value) {
 		v = location_extract(&floc, s->value);
 		named = udrv_field_value_for(f, v);
@@ -353,7 +353,8 @@ static int do_regs(int argc, const char **argv)
 			for (j = 0; j < udrv_reg_field_count(reg); j++) {
 				struct location loc = shown[i].loc;
 
-				loc.field = udrv_reg_field_at(reg, j);
+				location_set_field(&loc,
+						   udrv_reg_field_at(reg, j));
 				if (name_takes(&loc, readable, writable))
 					printf("%s.%s\n", udrv_reg_name(reg),
 					       udrv_field_name(loc.field));

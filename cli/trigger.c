@@ -12,6 +12,7 @@
 
 #include "common.h"
 #include "device.h"
+#include "region.h"
 
 #include "../kmod/iio_uapi.h"
 
@@ -84,6 +85,19 @@ static int do_trigger(int argc, const char **argv)
 	if (iioctl_dry_run) {
 		if (raw && strcmp(input, "-") && access(input, R_OK))
 			die_perror(IIOCTL_EUSAGE, "cannot open %s", input);
+		target_event_path(&t, path, sizeof(path));
+		if (!region_planning())
+			return IIOCTL_OK;
+		if (raw)
+			fprintf(stderr, "iioctl: %s: would write the bytes of %s to %s\n",
+				dev->label, input, path);
+		else if (in || at)
+			fprintf(stderr, "iioctl: %s: would arm a one-shot event %s %s (write %zu bytes to %s)\n",
+				dev->label, in ? "in" : "at", in ? in : at,
+				sizeof(oneshot), path);
+		else
+			fprintf(stderr, "iioctl: %s: would write 4 bytes to %s: 0x%x\n",
+				dev->label, path, value);
 		return IIOCTL_OK;
 	}
 	if (raw) {

@@ -13,6 +13,7 @@
 
 #include "common.h"
 #include "device.h"
+#include "region.h"
 
 #define DEFAULT_FORMAT "count=%c new=%n time=%t"
 
@@ -127,13 +128,29 @@ static int do_wait_events(int argc, const char **argv)
 	if (!vector && !device_has_events(dev))
 		die(IIOCTL_ENOEVENTS, "%s has no event source (irq none)",
 		    dev->label);
-	if (iioctl_dry_run)
-		return IIOCTL_OK;
-
 	if (vector)
 		vector_event_path(dev, vector, path, sizeof(path));
 	else
 		target_event_path(&t, path, sizeof(path));
+	if (iioctl_dry_run) {
+		if (region_planning()) {
+			fprintf(stderr, "iioctl: %s: would wait ", dev->label);
+			if (want)
+				fprintf(stderr, "for %llu event%s",
+					(unsigned long long)want,
+					want == 1 ? "" : "s");
+			else
+				fputs(timeout_arg ? "and count the events" :
+				      "until interrupted", stderr);
+			fprintf(stderr, " on %s", path);
+			if (timeout_arg)
+				fprintf(stderr, ", %s %s", want ? "at most" :
+					"for", format_duration(timeout, text,
+							       sizeof(text)));
+			fputc('\n', stderr);
+		}
+		return IIOCTL_OK;
+	}
 	/* counted from here: events between this and open() count too */
 	last = device_vector_event_count(dev, vector);
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);

@@ -41,17 +41,18 @@ static int do_wait_value(int argc, const char **argv)
 		  NULL },
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE,
 		  (void *)region_popt_options, 0, "Node options:", NULL },
+		{ NULL, 0, POPT_ARG_INCLUDE_TABLE,
+		  (void *)region_value_popt_options, 0, NULL, NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
 
 	region_opts = (struct region_options){ 0 };
 	ctx = parse_options(argc, argv, options,
-			    "DEV OFFSET|REG[.FIELD] VALUE[:MASK] | DEV OFFSET|REG[.FIELD] --change");
+			    "DEV LOC VALUE[:MASK] | DEV LOC --change\n(LOC: OFFSET, REG[.FIELD], OFFSET:MSB:LSB; @ADDR[:MSB:LSB] for DEV LOC)");
 	if (width_arg)
 		width = parse_width_or_die(width_arg);
-	region_select(&r, need_arg(ctx, "DEV"));
-	location_parse_or_die(&r, need_arg(ctx, "OFFSET"), width, &loc);
+	location_parse_or_die(&r, location_select(&r, ctx, true), width, &loc);
 	offset = loc.offset;
 	width = loc.width;
 	/* --change: the mask alone, as VALUE 0 under it */

@@ -21,7 +21,7 @@
 /* A value as watch prints it: 0x and 2*width digits, a field's own digits */
 static void print_watched(const struct location *loc, uint64_t v)
 {
-	unsigned bits = loc->field ? field_nbits(loc->field) : 8 * loc->width;
+	unsigned bits = location_nbits(loc);
 
 	printf("0x%0*llx", (int)((bits + 3) / 4),
 	       (unsigned long long)location_extract(loc, v));
@@ -106,21 +106,24 @@ static int do_watch(int argc, const char **argv)
 		  "a JSON object a line per change (JSON lines)", NULL },
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE,
 		  (void *)region_popt_options, 0, "Node options:", NULL },
+		{ NULL, 0, POPT_ARG_INCLUDE_TABLE,
+		  (void *)region_value_popt_options, 0, NULL, NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
 
 	region_opts = (struct region_options){ 0 };
-	ctx = parse_options(argc, argv, options, "DEV [OFFSET|REG[.FIELD]]...");
+	ctx = parse_options(argc, argv, options,
+			    "DEV [OFFSET|REG[.FIELD]|OFFSET:MSB:LSB]... | @ADDR[:MSB:LSB] [...]");
 	if (width_arg)
 		width = parse_width_or_die(width_arg);
 	if (json && fmt)
 		die(IIOCTL_EUSAGE, "--json and --format conflict");
 	if (!fmt)
 		fmt = DEFAULT_FORMAT;
-	region_select(&r, need_arg(ctx, "DEV"));
+	arg = location_select(&r, ctx, false);
 	locs = xmalloc(sizeof(*locs));
-	while ((arg = poptGetArg(ctx))) {
+	for (; arg; arg = poptGetArg(ctx)) {
 		locs = xrealloc(locs, (n + 1) * sizeof(*locs));
 		location_parse_or_die(&r, arg, width_arg ? width : 0,
 				      &locs[n]);

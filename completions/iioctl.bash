@@ -42,11 +42,11 @@ _iioctl_options()
 	info) echo "-j --json" ;;
 	config) echo "-x --hex" ;;
 	dump) echo "-s --skip -n --length -a --all -w --width --raw --compare --force --in --out --dma --mmap" ;;
-	peek) echo "-w --width -d --decimal -j --json --in --out --dma --mmap" ;;
+	peek) echo "-w --width -d --decimal -j --json --in --out --dma --mmap --be" ;;
 	regs) echo "-j --json --names --readable --writable --force --in --out --mmap" ;;
-	poke) echo "-w --width -m --mask --verify -c --count --from --in --out --dma --mmap" ;;
-	wait-value) echo "-w --width -m --mask -t --timeout -i --interval --change -j --json --in --out --dma --mmap" ;;
-	watch) echo "-w --width -i --interval -n --num-changes -t --timeout --length -a --all --force --format -j --json --in --out --dma --mmap" ;;
+	poke) echo "-w --width -m --mask --verify -c --count --from --force --in --out --dma --mmap --be" ;;
+	wait-value) echo "-w --width -m --mask -t --timeout -i --interval --change -j --json --in --out --dma --mmap --be" ;;
+	watch) echo "-w --width -i --interval -n --num-changes -t --timeout --length -a --all --force --format -j --json --in --out --dma --mmap --be" ;;
 	wait-events) echo "-n --num-events -t --timeout --format -q --quiet -j --json --vector" ;;
 	trigger) echo "--raw --in --at" ;;
 	bind) echo "-d --driver --force" ;;
@@ -455,7 +455,7 @@ _iioctl()
 			_iioctl_devices "$cur" "$sysfs" "$window" "$only"
 		fi
 		;;
-	peek:1 | poke:1 | wait-value:1 | watch:* | regs:*)
+	peek:* | poke:1 | wait-value:1 | watch:* | regs:*)
 		# what the command takes: a read refuses write-only
 		# registers, a write read-only ones
 		local -a regs

@@ -359,7 +359,9 @@ complete -c iioctl -n '__fish_seen_subcommand_from dump' -s n -l length -x \
     -d 'dump LENGTH bytes (default 256)'
 complete -c iioctl -n '__fish_seen_subcommand_from dump watch' -s a -l all \
     -d 'to the end of the node'
-complete -c iioctl -n '__fish_seen_subcommand_from dump watch regs' -l force \
+complete -c iioctl -n '__fish_seen_subcommand_from peek poke wait-value watch' -l be \
+    -d 'big-endian registers: swap the bytes of each value'
+complete -c iioctl -n '__fish_seen_subcommand_from dump watch regs poke' -l force \
     -d 'read registers whose read has side effects'
 complete -c iioctl -n '__fish_seen_subcommand_from watch' -l length -x \
     -d 'without OFFSET: the first LENGTH bytes'
@@ -437,7 +439,7 @@ complete -c iioctl -n '__fish_seen_subcommand_from config' -s x -l hex \
     -d 'hex dump: -x 64 bytes, -xxx 256, -xxxx 4096'
 complete -c iioctl -n '__iioctl_at 0 info config dump peek poke regs wait-value watch wait-events trigger dma' \
     -a '(__iioctl_devices)'
-complete -c iioctl -n '__iioctl_at 1 peek poke wait-value; or __iioctl_after_dev watch regs' \
+complete -c iioctl -n '__iioctl_at 1 poke wait-value; or __iioctl_after_dev peek watch regs' \
     -a '(__iioctl_registers)'
 complete -c iioctl -n '__iioctl_at 2 poke wait-value' -a '(__iioctl_values)'
 complete -c iioctl -n '__iioctl_at 1 trigger; and __fish_seen_argument -l raw' \

@@ -10,8 +10,12 @@
  * section, written here from the page, not from cli/device.c: iioN, N, a
  * path (a '/'), a PCI address ([DOMAIN:]BUS:SLOT.FUNCTION in hex, then
  * /barN; the fixture's PCI parents are 0000:00:10.0, 0000:00:11.0 and
- * 0000:00:18.0, each with its region in BAR0), or an exact name.  A new
- * form in the page needs its case here and a seed in corpus/dev.
+ * 0000:00:18.0, each with its region in BAR0), or an exact name; and
+ * for region_select, @ADDR[:...] in place of DEV OFFSET (iioctl(1)
+ * DESCRIPTION): the region of the one device whose I/O memory holds the
+ * physical address (type mem, physaddr not 0: the fixture's edu at
+ * 0xfea00000 and 0xfeb00000, 1 MiB each), never with --in or --out.  A
+ * new form in the page needs its case here and a seed in corpus/dev.
  */
 #include <ctype.h>
 #include <strings.h>
@@ -95,6 +99,50 @@ static size_t pci_matches(const char *addr, int bar)
 	return m;
 }
 
+/*
+ * Whether s is @ADDR[:...] with ADDR a number as NUMBERS says (decimal
+ * without a leading 0, or 0x hex), in *addr.
+ */
+static int at_form(const char *s, uint64_t *addr)
+{
+	char digits[32];
+	size_t len;
+
+	if (s[0] != '@')
+		return 0;
+	len = strcspn(s + 1, ":");
+	if (!len || len >= sizeof(digits))
+		return 0;
+	memcpy(digits, s + 1, len);
+	digits[len] = '\0';
+	if (digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) {
+		if (!digits[2] || strspn(digits + 2, "0123456789abcdefABCDEF") !=
+		    strlen(digits + 2) || strlen(digits + 2) > 16)
+			return 0;
+		*addr = strtoull(digits + 2, NULL, 16);
+		return 1;
+	}
+	if (strspn(digits, "0123456789") != len ||
+	    (digits[0] == '0' && len > 1) || len > 19)
+		return 0;
+	*addr = strtoull(digits, NULL, 10);
+	return 1;
+}
+
+/* The device whose I/O memory holds physical address addr, or NULL. */
+static const struct iio_device_info *holder(uint64_t addr)
+{
+	const struct iio_device_info *devs;
+	size_t n = device_list(&devs), i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(devs[i].type, "mem") && devs[i].physaddr &&
+		    addr >= devs[i].physaddr &&
+		    addr - devs[i].physaddr < devs[i].size)
+			return &devs[i];
+	return NULL;
+}
+
 static void check_resolved(const char *s, const struct iio_target *t)
 {
 	const struct iio_device_info *devs, *listed = NULL;
@@ -136,6 +184,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct iio_target t;
 	static struct region r;
 	int status, in, out, bar;
+	uint64_t addr_at;
 
 	status = FUZZ_CATCH_EXIT(device_resolve(s, &t));
 	if (status == -1) {
@@ -154,7 +203,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			status = FUZZ_CATCH_EXIT(region_select(&r, s));
 			if (status != -1) {
 				FUZZ_ASSERT(status == IIOCTL_EUSAGE);
+				/* @ADDR that a region holds: refused only
+				 * with a window */
+				FUZZ_ASSERT(!at_form(s, &addr_at) ||
+					    !holder(addr_at) || in || out);
 				continue;
+			}
+			if (s[0] == '@') {
+				FUZZ_ASSERT(at_form(s, &addr_at));
+				FUZZ_ASSERT(!in && !out);
+				FUZZ_ASSERT(r.node == NODE_REGION);
+				FUZZ_ASSERT(holder(addr_at) &&
+					    holder(addr_at)->nr == r.dev->nr);
 			}
 			FUZZ_ASSERT(!(in && out));
 			FUZZ_ASSERT(r.node == NODE_REGION || r.node == NODE_IN ||

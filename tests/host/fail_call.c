@@ -5,7 +5,9 @@
  * (IIO_FAIL_PATH) fail with errno IIO_FAIL_ERRNO, so that iioctl's
  * handling of errors only a real device gives (EIO once it is gone,
  * EOPNOTSUPP from a stub without event_write) is tested against the
- * fixture.  Every other call goes through.
+ * fixture.  With IIO_FAIL_OFFSET (a number, as strtoull reads it) only a
+ * pread or pwrite at that offset fails: an access in the middle of
+ * several.  Every other call goes through.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -56,12 +58,22 @@ ssize_t write(int fd, const void *buf, size_t n)
 	return fails(fd, "write") ? -1 : NEXT(write)(fd, buf, n);
 }
 
+/* IIO_FAIL_OFFSET unset, or off is it */
+static int at_offset(off_t off)
+{
+	const char *at = getenv("IIO_FAIL_OFFSET");
+
+	return !at || strtoull(at, NULL, 0) == (unsigned long long)off;
+}
+
 ssize_t pread(int fd, void *buf, size_t n, off_t off)
 {
-	return fails(fd, "pread") ? -1 : NEXT(pread)(fd, buf, n, off);
+	return at_offset(off) && fails(fd, "pread") ? -1 :
+	       NEXT(pread)(fd, buf, n, off);
 }
 
 ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)
 {
-	return fails(fd, "pwrite") ? -1 : NEXT(pwrite)(fd, buf, n, off);
+	return at_offset(off) && fails(fd, "pwrite") ? -1 :
+	       NEXT(pwrite)(fd, buf, n, off);
 }

@@ -17,7 +17,9 @@
  *   widths-plan N                 first: N cases follow
  *   widths-marker ADDR            the port the markers are written to
  *   widths-case K NAME ACCESS...  case K, its accesses in order, each
- *                                 "r4@0xc20c" or "w2@0xfe70008a"
+ *                                 "r4@0xc20c" or "w2@0xfe70008a", or
+ *                                 with the value the device must see
+ *                                 "w4@0xc20c=0x78563412"
  *   FAIL widths/NAME: why         the operation itself failed
  *
  * Marker K is a 4-byte outl() of K to the rtl8139's port 0 (its MAC
@@ -53,6 +55,8 @@ struct access {
 	char dir;		/* 'r' or 'w' */
 	unsigned int size;
 	unsigned long off;	/* relative to the region's trace base */
+	int has_value;		/* the value the device must see, too */
+	unsigned long long value;
 };
 
 struct target {
@@ -148,9 +152,12 @@ static void report(const char *name, int ok, const char *why,
 		return;
 	}
 	printf("widths-case %u %s", case_no, name);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		printf(" %c%u@0x%lx", a[i].dir, a[i].size,
 		       t->trace_base + a[i].off);
+		if (a[i].has_value)
+			printf("=0x%llx", a[i].value);
+	}
 	printf("\n");
 }
 
@@ -226,11 +233,11 @@ static void pieces_case(const struct target *t)
 	unsigned long off;
 	size_t n = 0;
 
-	a[n++] = (struct access){ 'r', 4, 4 };
+	a[n++] = (struct access){ 'r', 4, 4, 0, 0 };
 	for (off = 8; off + 8 <= 4096; off += 8)
-		a[n++] = (struct access){ 'r', 8, off };
-	a[n++] = (struct access){ 'r', 4, 4096 };
-	a[n++] = (struct access){ 'r', 4, 4100 };
+		a[n++] = (struct access){ 'r', 8, off, 0, 0 };
+	a[n++] = (struct access){ 'r', 4, 4096, 0, 0 };
+	a[n++] = (struct access){ 'r', 4, 4100, 0, 0 };
 	rw_case("edu-read-pieces", t, 'r', 4, PIECES_LEN, a, n);
 }
 
@@ -247,11 +254,12 @@ static void pieces_case(const struct target *t)
 /* iioctl's argument lists, with the device name filled in */
 #define A(...) __VA_ARGS__
 
-#define R(s, o) { 'r', s, o }
-#define W(s, o) { 'w', s, o }
+#define R(s, o) { 'r', s, o, 0, 0 }
+#define W(s, o) { 'w', s, o, 0, 0 }
+#define WV(s, o, v) { 'w', s, o, 1, v }
 
 /* the number of cases below; tests/widths/check fails a missing one */
-#define CASES 65
+#define CASES 74
 
 /*
  * A map of the edu that marks factorial (0x08) as a register whose read
@@ -269,6 +277,7 @@ int main(void)
 	struct target port = { .what = "port" }, mem = { .what = "mem" };
 	struct target edu = { .what = "edu" };
 	const char *p, *m, *e;
+	char at[32], at_field[48];
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("widths-plan %d\n", CASES);
@@ -422,6 +431,35 @@ int main(void)
 	    A("--dry-run", "dump", "-w", "4", "-n", "16", e));
 	CLI("dry-run-peek-touches-nothing", &edu,
 	    A("-D", "peek", e, "0x84"));
+
+	/*
+	 * several accesses in one call, in the order given; an ad hoc
+	 * field's read-modify-write; @ADDR (edu's physaddr + 0x84); --be:
+	 * the device sees each value byte-swapped (iioctl(1))
+	 */
+	snprintf(at, sizeof(at), "@0x%lx", edu.trace_base + 0x84);
+	snprintf(at_field, sizeof(at_field), "%s:7:0=0x5a", at);
+	CLI("peek-several-mem", &mem, A("peek", "-w", "2", m, "0xa", "0x8"),
+	    R(2, 0xa), R(2, 0x8));
+	CLI("poke-consecutive-mem", &mem,
+	    A("poke", "-w", "2", m, "0x8", "0x1", "0x2"),
+	    WV(2, 0x8, 0x1), WV(2, 0xa, 0x2));
+	CLI("poke-several-assign-mem", &mem,
+	    A("poke", "-w", "1", m, "0x9=0x12", "0xc:7:4=0x3"),
+	    WV(1, 0x9, 0x12), R(1, 0xc), W(1, 0xc));
+	CLI("peek-address-edu", &edu, A("peek", at), R(4, 0x84));
+	CLI("poke-address-field-edu", &edu, A("poke", at_field),
+	    R(4, 0x84), W(4, 0x84));
+	CLI("poke-le-mem-w4", &mem, A("poke", "-w", "4", m, "0xc", "0x12345678"),
+	    WV(4, 0xc, 0x12345678));
+	CLI("poke-be-mem-w4", &mem,
+	    A("poke", "--be", "-w", "4", m, "0xc", "0x12345678"),
+	    WV(4, 0xc, 0x78563412));
+	CLI("poke-be-mem-w2", &mem, A("poke", "--be", "-w", "2", m, "0xa", "0x1234"),
+	    WV(2, 0xa, 0x3412));
+	CLI("poke-be-edu-w8", &edu,
+	    A("poke", "--be", "-w", "8", e, "0x88", "0x1122334455667788"),
+	    WV(8, 0x88, 0x8877665544332211ULL));
 
 	marker(case_no + 1);
 	if (case_no != CASES)
