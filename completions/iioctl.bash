@@ -40,7 +40,7 @@ _iioctl_options()
 	case $1 in
 	list) echo "-j --json -n --noheadings -o --output -H --list-columns" ;;
 	info) echo "-j --json" ;;
-	config) echo "-x --hex" ;;
+	config) echo "-x --hex -j --json" ;;
 	dump) echo "-s --skip -n --length -a --all -w --width --raw --compare --force --in --out --dma --mmap" ;;
 	peek) echo "-w --width -d --decimal -j --json --in --out --dma --mmap" ;;
 	regs) echo "-j --json --names --readable --writable --force --in --out --mmap" ;;
@@ -52,7 +52,7 @@ _iioctl_options()
 	bind) echo "-d --driver --force" ;;
 	unbind) echo "--force" ;;
 	dma) echo "-j --json -r --request" ;;
-	batch) echo "" ;;
+	batch) echo "-s --stream" ;;
 	*) return ;;
 	esac
 	echo "-h --help --usage"
