@@ -29,7 +29,7 @@
 _iioctl_commands="list info config dump peek poke regs wait-value watch wait-events
 trigger dma bind unbind batch help"
 _iioctl_columns="device nr name version type size physaddr in out irq events
-listeners vectors dma dev parent id vendor product class driver bars irqmode
+listeners vectors dma dev parent id vendor product class classname driver bars irqmode
 master dmapolicy iommugroup"
 # the columns list shows without -o, which -o +COLUMNS must not repeat
 _iioctl_default_columns="device name version type size physaddr in out irq events listeners"

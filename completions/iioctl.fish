@@ -294,7 +294,7 @@ function __iioctl_columns
     set -l defaults device name version type size physaddr in out irq \
         events listeners
     for c in device nr name version type size physaddr in out irq \
-        events listeners vectors dma dev parent id vendor product class driver \
+        events listeners vectors dma dev parent id vendor product class classname driver \
         bars irqmode master dmapolicy iommugroup
         contains -- $c $given; and continue
         string match -q -- '+*' $pre; and contains -- $c $defaults; and continue
