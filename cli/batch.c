@@ -6,10 +6,14 @@
  * and ranges validated) without touching a node; only if all are good are
  * they run, in order, stopping at the first failure.  Either way an error
  * is reported as "iioctl: batch line N: ..." with that command's status.
+ * With --stream each line is checked and run as it arrives, its answer
+ * ended by a line "ok N" and flushed at once (a co-process protocol).
  * Lines: the words of a command line (no "iioctl"), split at blanks, with
  * '...' and "..." quoting and \ escapes; # starts a comment; blank lines
  * are skipped.  Nodes stay open from line to line (device.c's cache).
  */
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -300,8 +304,8 @@ static void run_command_line(const char **words, int n)
  * compiled into ops[nr - 1] or checked as a command.  Running (compiled):
  * a compiled line runs from its op, any other is split and run.
  */
-static void for_each_line(char *text, size_t len, struct batch_op *ops,
-			  const struct batch_op *compiled)
+static void for_each_line(char *text, size_t len, unsigned long first,
+			  struct batch_op *ops, const struct batch_op *compiled)
 {
 	static char *copy;	/* kept: a line may die */
 	static size_t cap;
@@ -314,7 +318,7 @@ static void for_each_line(char *text, size_t len, struct batch_op *ops,
 	for (line = text; line < text + len; line = next) {
 		next = memchr(line, '\n', (size_t)(text + len - line));
 		next = next ? next + 1 : text + len;
-		iioctl_batch_line = ++nr;
+		iioctl_batch_line = first + ++nr;
 		if (compiled && compiled[nr - 1].kind != OP_COMMAND) {
 			run_fast(&compiled[nr - 1]);
 			continue;
@@ -357,26 +361,66 @@ static size_t count_lines(const char *text, size_t len)
 	return n;
 }
 
-int batch_run_lines(char *text, size_t len)
+/*
+ * Checks (and compiles) every line of text, numbered from first + 1, then
+ * runs them unless only checking; keep_open leaves the fast path's
+ * regions open for the next call (a stream).
+ */
+static void run_text(char *text, size_t len, unsigned long first,
+		     bool keep_open)
 {
 	static struct batch_op *ops;	/* kept: a batch may die midway */
 	static size_t ops_cap;
 	bool check_only = iioctl_dry_run;
 	size_t need = count_lines(text, len) + 1;
 
-	fast_regions_close();		/* what a batch that died left */
 	if (need > ops_cap)
 		ops = xrealloc(ops, (ops_cap = need) * sizeof(*ops));
-	/* check (and compile) every line, then run them */
 	iioctl_dry_run = true;
-	for_each_line(text, len, ops, NULL);
+	for_each_line(text, len, first, ops, NULL);
 	if (!check_only) {
 		iioctl_dry_run = false;
-		for_each_line(text, len, NULL, ops);
+		for_each_line(text, len, first, NULL, ops);
 	}
 	iioctl_dry_run = check_only;
-	fast_regions_close();
+	if (!keep_open)
+		fast_regions_close();
+}
+
+int batch_run_lines(char *text, size_t len)
+{
+	fast_regions_close();		/* what a batch that died left */
+	run_text(text, len, 0, false);
 	return IIOCTL_OK;
+}
+
+/*
+ * --stream: each line of in checked and run as it arrives, then "ok N"
+ * and a flush, so that a co-process driver knows the answer is whole;
+ * the first failure ends the batch as it does a whole one (its message
+ * on stderr, its status, no "ok" line).  A closed standard output is a
+ * write error (status 1), not a SIGPIPE.
+ */
+static void run_stream(FILE *in, const char *name)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	unsigned long nr = 0;
+
+	signal(SIGPIPE, SIG_IGN);
+	fast_regions_close();
+	while ((n = getline(&line, &cap, in)) > 0) {
+		run_text(line, (size_t)n, nr, true);
+		iioctl_batch_line = ++nr;
+		printf("ok %lu\n", nr);
+		flush_stdout();
+		iioctl_batch_line = 0;
+	}
+	if (ferror(in))
+		die_perror(IIOCTL_EUSAGE, "cannot read %s", name);
+	free(line);
+	fast_regions_close();
 }
 
 static int do_batch(int argc, const char **argv)
@@ -385,7 +429,12 @@ static int do_batch(int argc, const char **argv)
 	unsigned char *text;
 	size_t len;
 	poptContext ctx;
+	int stream = 0;
+	FILE *in;
 	const struct poptOption options[] = {
+		{ "stream", 's', POPT_ARG_NONE, &stream, 0,
+		  "check and run each line as it arrives, then print \"ok N\"",
+		  NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
@@ -397,13 +446,22 @@ static int do_batch(int argc, const char **argv)
 	no_more_args(ctx);
 	if (iioctl_batch_line)
 		die(IIOCTL_EUSAGE, "batch cannot be nested");
-	text = load_input(input, SIZE_MAX - 1, &len);
 	iioctl_batch_stdin = !strcmp(input, "-");
 	options_refuse_help(true);
-	batch_run_lines((char *)text, len);
+	if (stream) {
+		in = iioctl_batch_stdin ? stdin : fopen(input, "re");
+		if (!in)
+			die_perror(IIOCTL_EUSAGE, "cannot open %s", input);
+		run_stream(in, input);
+		if (in != stdin)
+			fclose(in);
+	} else {
+		text = load_input(input, SIZE_MAX - 1, &len);
+		batch_run_lines((char *)text, len);
+		free(text);
+	}
 	options_refuse_help(false);
 	iioctl_batch_stdin = false;
-	free(text);
 	return IIOCTL_OK;
 }
 

@@ -174,6 +174,7 @@ IDENT_COLUMN(id)
 IDENT_COLUMN(vendor)
 IDENT_COLUMN(product)
 IDENT_COLUMN(class)
+IDENT_COLUMN(class_name)
 IDENT_COLUMN(driver)
 IDENT_COLUMN(bars)
 IDENT_COLUMN(irq_mode)
@@ -215,6 +216,8 @@ const struct column columns[] = {
 	  ident_product_text, ident_product_json, 0, 0 },
 	{ "CLASS", "class", "PCI class code", ident_class_text,
 	  ident_class_json, 0, 0 },
+	{ "CLASSNAME", "class_name", "PCI class's name (pci.ids)",
+	  ident_class_name_text, ident_class_name_json, 0, 0 },
 	{ "DRIVER", "driver", "driver bound to the PCI device",
 	  ident_driver_text, ident_driver_json, 0, 0 },
 	{ "BARS", "bars", "BARs in use: N:mem|io,64,pref", ident_bars_text,

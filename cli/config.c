@@ -3,7 +3,8 @@
  * config.c - iioctl config DEV: the PCI configuration space of a device's
  * PCI parent, read-only: the command and status registers decoded, the
  * capability lists (standard and extended) and, with -x, a hex dump as
- * lspci -x (64 bytes), -xxx (256) and -xxxx (4096) print it
+ * lspci -x (64 bytes), -xxx (256) and -xxxx (4096) print it; or, with
+ * -j, the same view (without the dump) as one JSON object
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -59,12 +60,13 @@ static const struct bit_name status_bits[] = {
 	{ 13, "<MAbort" }, { 14, ">SERR" }, { 15, "<PERR" }, { 3, "INTx" },
 };
 
+static const char *const devsel[] = {
+	"fast", "medium", "slow", "??",
+};
+
 static void print_bits(const char *label, unsigned v,
 		       const struct bit_name *bits, size_t n)
 {
-	static const char *const devsel[] = {
-		"fast", "medium", "slow", "??",
-	};
 	size_t i;
 
 	printf("%s 0x%04x", label, v);
@@ -75,6 +77,23 @@ static void print_bits(const char *label, unsigned v,
 			printf(" DEVSEL=%s", devsel[v >> 9 & 3]);
 	}
 	putchar('\n');
+}
+
+/* {"value": "0x...", "NAME": true|false, ...[, "DEVSEL": "fast"]} */
+static void json_bits(unsigned v, const struct bit_name *bits, size_t n)
+{
+	size_t i;
+
+	fputs("{\"value\": ", stdout);
+	json_hex(stdout, v);
+	for (i = 0; i < n; i++) {
+		fputs(", ", stdout);
+		json_string(stdout, bits[i].name);
+		fputs(v >> bits[i].bit & 1 ? ": true" : ": false", stdout);
+		if (bits == status_bits && bits[i].bit == 8)
+			printf(", \"DEVSEL\": \"%s\"", devsel[v >> 9 & 3]);
+	}
+	putchar('}');
 }
 
 static const char *const std_caps[] = {
@@ -120,49 +139,144 @@ static const char *cap_name(const char *const *names, size_t n, unsigned id)
 	return id < n && names[id] ? names[id] : "Unknown";
 }
 
+/* One capability as the walk finds it. */
+struct cap {
+	unsigned offset, id, version;
+	bool extended;
+	bool past;		/* its offset is past what could be read */
+};
+
+#define CAPS_MAX (48 + (CONFIG_MAX - CONFIG_STD) / 4)
+
 /*
  * The standard list (from 0x34 while status says Cap+), then the
- * extended one (from 0x100); each entry "[OFF] NAME (ID)".  A pointer
- * past what could be read stops the walk with a note; a loop is cut
- * after as many entries as the space holds.
+ * extended one (from 0x100), into caps; returns how many.  A pointer
+ * past what could be read ends the walk with an entry marked past; a
+ * loop is cut after as many entries as the space holds.
  */
+static size_t walk_caps(const unsigned char *c, size_t len, struct cap *caps)
+{
+	unsigned ptr, n;
+	size_t ncaps = 0;
+	uint32_t hdr;
+
+	if (!(get16(c, 0x06) & 0x10))
+		return 0;
+	ptr = c[0x34] & 0xfc;
+	for (n = 0; ptr && n < 48; n++) {
+		if (ptr + 2 > len) {
+			caps[ncaps++] = (struct cap){ .offset = ptr, .past = true };
+			return ncaps;
+		}
+		caps[ncaps++] = (struct cap){ .offset = ptr, .id = c[ptr] };
+		ptr = c[ptr + 1] & 0xfc;
+	}
+	if (len <= CONFIG_STD)
+		return ncaps;
+	ptr = CONFIG_STD;
+	for (n = 0; n < (CONFIG_MAX - CONFIG_STD) / 4; n++) {
+		hdr = get32(c, ptr);
+		if (!hdr || hdr == 0xffffffff)
+			return ncaps;
+		caps[ncaps++] = (struct cap){
+			.offset = ptr, .id = hdr & 0xffff,
+			.version = hdr >> 16 & 0xf, .extended = true,
+		};
+		ptr = hdr >> 20 & 0xffc;
+		if (ptr < CONFIG_STD || ptr + 4 > len)
+			return ncaps;
+	}
+	return ncaps;
+}
+
+static const char *cap_label(const struct cap *cap)
+{
+	if (cap->extended)
+		return cap_name(ext_caps, sizeof(ext_caps) / sizeof(*ext_caps),
+				cap->id);
+	return cap_name(std_caps, sizeof(std_caps) / sizeof(*std_caps),
+			cap->id);
+}
+
+/* Each entry "[OFF] NAME (ID)", extended ones with their version. */
 static void print_caps(const unsigned char *c, size_t len)
 {
-	unsigned ptr, id, n;
-	uint32_t hdr;
+	struct cap caps[CAPS_MAX];
+	size_t i, n = walk_caps(c, len, caps);
 
 	if (!(get16(c, 0x06) & 0x10)) {
 		printf("Capabilities: none\n");
 		return;
 	}
 	printf("Capabilities:\n");
-	ptr = c[0x34] & 0xfc;
-	for (n = 0; ptr && n < 48; n++) {
-		if (ptr + 2 > len) {
-			printf("  [%02x] (past the %zu bytes read)\n", ptr, len);
-			return;
+	for (i = 0; i < n; i++) {
+		if (caps[i].past)
+			printf("  [%02x] (past the %zu bytes read)\n",
+			       caps[i].offset, len);
+		else if (caps[i].extended)
+			printf("  [%03x] %s (0x%04x) v%u\n", caps[i].offset,
+			       cap_label(&caps[i]), caps[i].id, caps[i].version);
+		else
+			printf("  [%02x] %s (0x%02x)\n", caps[i].offset,
+			       cap_label(&caps[i]), caps[i].id);
+	}
+}
+
+/*
+ * [{"offset": "0x40", "id": "0x5", "name": "MSI", "extended": false},
+ * ...], extended ones with "version"; one past what could be read as
+ * {"offset": ..., "id": null, "name": null, "past_end": true}.
+ */
+static void json_caps(const unsigned char *c, size_t len)
+{
+	struct cap caps[CAPS_MAX];
+	size_t i, n = walk_caps(c, len, caps);
+
+	putchar('[');
+	for (i = 0; i < n; i++) {
+		fputs(i ? ", {\"offset\": " : "{\"offset\": ", stdout);
+		json_hex(stdout, caps[i].offset);
+		if (caps[i].past) {
+			fputs(", \"id\": null, \"name\": null, \"past_end\": true}",
+			      stdout);
+			continue;
 		}
-		id = c[ptr];
-		printf("  [%02x] %s (0x%02x)\n", ptr,
-		       cap_name(std_caps, sizeof(std_caps) / sizeof(*std_caps),
-				id), id);
-		ptr = c[ptr + 1] & 0xfc;
+		fputs(", \"id\": ", stdout);
+		json_hex(stdout, caps[i].id);
+		fputs(", \"name\": ", stdout);
+		json_string(stdout, cap_label(&caps[i]));
+		printf(", \"extended\": %s", caps[i].extended ? "true" : "false");
+		if (caps[i].extended)
+			printf(", \"version\": %u", caps[i].version);
+		putchar('}');
 	}
-	if (len <= CONFIG_STD)
-		return;
-	ptr = CONFIG_STD;
-	for (n = 0; n < (CONFIG_MAX - CONFIG_STD) / 4; n++) {
-		hdr = get32(c, ptr);
-		if (!hdr || hdr == 0xffffffff)
-			return;
-		id = hdr & 0xffff;
-		printf("  [%03x] %s (0x%04x) v%u\n", ptr,
-		       cap_name(ext_caps, sizeof(ext_caps) / sizeof(*ext_caps),
-				id), id, hdr >> 16 & 0xf);
-		ptr = hdr >> 20 & 0xffc;
-		if (ptr < CONFIG_STD || ptr + 4 > len)
-			return;
-	}
+	putchar(']');
+}
+
+/*
+ * config -j: {"device", "address" (the PCI parent's), "id", "class" (as
+ * list -j's), "header_type", "command" and "status" (json_bits()),
+ * "capabilities" (json_caps()), "bytes_read" (a count)}
+ */
+static void json_config(const struct iio_device_info *d,
+			const unsigned char *c, size_t len)
+{
+	fputs("{\"device\": ", stdout);
+	json_string(stdout, d->label);
+	fputs(", \"address\": ", stdout);
+	json_string(stdout, d->parent);
+	printf(", \"id\": \"%04x:%04x\", \"class\": \"%06x\", \"header_type\": ",
+	       get16(c, 0), get16(c, 2), (unsigned)(get32(c, 8) >> 8));
+	json_hex(stdout, c[0x0e]);
+	fputs(", \"command\": ", stdout);
+	json_bits(get16(c, 4), command_bits,
+		  sizeof(command_bits) / sizeof(*command_bits));
+	fputs(", \"status\": ", stdout);
+	json_bits(get16(c, 6), status_bits,
+		  sizeof(status_bits) / sizeof(*status_bits));
+	fputs(", \"capabilities\": ", stdout);
+	json_caps(c, len);
+	printf(", \"bytes_read\": %zu}\n", len);
 }
 
 /* lspci -x's dump: "OFF: b0 b1 ... b15", 16 bytes a line. */
@@ -187,13 +301,15 @@ static int do_config(int argc, const char **argv)
 	struct iio_target t;
 	size_t len = 0, want;
 	ssize_t got;
-	int fd;
+	int fd, json = 0;
 	poptContext ctx;
 	const struct poptOption options[] = {
 		{ NULL, 0, POPT_ARG_CALLBACK, (void *)count_x, 0, NULL, NULL },
 		{ "hex", 'x', POPT_ARG_NONE, NULL, 0,
 		  "hex dump: -x the first 64 bytes, -xxx 256, -xxxx 4096 (as "
 		  "lspci; each --hex counts as one x)", NULL },
+		{ "json", 'j', POPT_ARG_NONE, &json, 0,
+		  "print one JSON object (no hex dump)", NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
@@ -203,6 +319,8 @@ static int do_config(int argc, const char **argv)
 	device_list_fresh(&d);
 	device_resolve(need_arg(ctx, "DEV"), &t);
 	no_more_args(ctx);
+	if (json && hex_level)
+		die(IIOCTL_EUSAGE, "config: -j and -x cannot be combined (JSON has no hex dump)");
 	d = t.dev;
 	if (strcmp(d->subsystem, "pci"))
 		die(IIOCTL_EUSAGE, "%s is not a PCI device's (its parent is %s%s%s): it has no config space",
@@ -233,6 +351,10 @@ static int do_config(int argc, const char **argv)
 	if (len < CONFIG_USER)
 		die(IIOCTL_EDEVICE, "%s: %zu bytes, not a PCI config space",
 		    path, len);
+	if (json) {
+		json_config(d, c, len);
+		goto out;
+	}
 	want = hex_level >= 4 ? CONFIG_MAX : hex_level == 3 ? CONFIG_STD :
 	       CONFIG_USER;
 	printf("%s: PCI %s, %04x:%04x, class %06x, header type 0x%02x\n",
@@ -245,6 +367,7 @@ static int do_config(int argc, const char **argv)
 	print_caps(c, len);
 	if (hex_level)
 		print_hex(c, want < len ? want : len);
+out:
 	flush_stdout();
 	/* non-root reads of sysfs's config stop after the first 64 bytes */
 	if (len == CONFIG_USER && (hex_level >= 3 || get16(c, 6) & 0x10))
@@ -256,5 +379,5 @@ static int do_config(int argc, const char **argv)
 const struct iioctl_cmd iioctl_cmd_config = {
 	.name = "config",
 	.run = do_config,
-	.help = "PCI config space of the parent, read-only (-x, -xxx, -xxxx hex)",
+	.help = "PCI config space of the parent, read-only (-x, -xxx, -xxxx hex, -j)",
 };

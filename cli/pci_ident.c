@@ -20,20 +20,33 @@
 #define RES_PREFETCH	0x2000
 #define RES_MEM_64	0x100000
 
-void pci_ids_names(unsigned vendor, unsigned device, char *vname,
-		   size_t vsize, char *dname, size_t dsize)
+/*
+ * pci.ids ($IIOCTL_PCIIDS, else /usr/share/misc/pci.ids, else
+ * /usr/share/hwdata/pci.ids, as lspci looks for it), read in one pass:
+ * the vendor and device names from its vendor list, then the class,
+ * subclass and prog-if names from its class list ("C cc  name", "\tss
+ * name", "\t\tpp  name").  "" where the file or an entry is missing.
+ */
+struct pci_ids_names {
+	char vendor[128], product[128];
+	char class[96], subclass[96], prog_if[96];
+};
+
+static void pci_ids_lookup(const struct iio_pci_id *num,
+			   struct pci_ids_names *n)
 {
 	static const char *const paths[] = {
 		"/usr/share/misc/pci.ids", "/usr/share/hwdata/pci.ids",
 	};
 	const char *env = getenv("IIOCTL_PCIIDS");
+	unsigned cc = num->class >> 16, sc = num->class >> 8 & 0xff;
+	unsigned pi = num->class & 0xff, v;
+	bool in_vendor = false, in_class = false, in_sub = false;
 	char line[512];
-	bool in_vendor = false;
-	unsigned v;
 	size_t i;
 	FILE *f = NULL;
 
-	vname[0] = dname[0] = '\0';
+	memset(n, 0, sizeof(*n));
 	if (env && *env)
 		f = fopen(env, "re");
 	for (i = 0; !f && !(env && *env) && i < 2; i++)
@@ -44,21 +57,34 @@ void pci_ids_names(unsigned vendor, unsigned device, char *vname,
 		line[strcspn(line, "\n")] = '\0';
 		if (line[0] == '#' || !line[0])
 			continue;
-		if (line[0] == 'C' && line[1] == ' ')
-			break;			/* the class list: no vendors left */
-		if (line[0] != '\t') {
+		if (line[0] == 'C' && line[1] == ' ') {
+			if (in_class)
+				break;		/* past the device's class */
+			in_vendor = false;
+			in_class = sscanf(line + 2, "%2x", &v) == 1 && v == cc &&
+				   strlen(line) > 6;
+			if (in_class)
+				copy_string(n->class, sizeof(n->class), line + 6);
+		} else if (line[0] != '\t') {
+			in_vendor = sscanf(line, "%4x", &v) == 1 &&
+				    v == num->vendor && strlen(line) > 6;
 			if (in_vendor)
-				break;
-			if (sscanf(line, "%4x", &v) == 1 && v == vendor &&
-			    strlen(line) > 6) {
-				copy_string(vname, vsize, line + 6);
-				in_vendor = true;
-			}
-		} else if (in_vendor && line[1] != '\t' &&
-			   sscanf(line + 1, "%4x", &v) == 1 && v == device &&
-			   strlen(line) > 7) {
-			copy_string(dname, dsize, line + 7);
-			break;
+				copy_string(n->vendor, sizeof(n->vendor),
+					    line + 6);
+		} else if (in_vendor && line[1] != '\t') {
+			if (sscanf(line + 1, "%4x", &v) == 1 &&
+			    v == num->device && strlen(line) > 7)
+				copy_string(n->product, sizeof(n->product),
+					    line + 7);
+		} else if (in_class && line[1] != '\t') {
+			in_sub = sscanf(line + 1, "%2x", &v) == 1 && v == sc &&
+				 strlen(line) > 5;
+			if (in_sub)
+				copy_string(n->subclass, sizeof(n->subclass),
+					    line + 5);
+		} else if (in_sub && sscanf(line + 2, "%2x", &v) == 1 &&
+			   v == pi && strlen(line) > 6) {
+			copy_string(n->prog_if, sizeof(n->prog_if), line + 6);
 		}
 	}
 	fclose(f);
@@ -163,6 +189,7 @@ static void read_master(const struct iio_device_info *dev, char *buf, size_t siz
 
 void pci_ident(const struct iio_device_info *dev, struct pci_ident *id)
 {
+	struct pci_ids_names names;
 	struct iio_pci_id num;
 	char path[PATH_MAX];
 
@@ -174,8 +201,16 @@ void pci_ident(const struct iio_device_info *dev, struct pci_ident *id)
 	id->pci = true;
 	snprintf(id->id, sizeof(id->id), "%04x:%04x", num.vendor, num.device);
 	snprintf(id->class, sizeof(id->class), "%06x", num.class);
-	pci_ids_names(num.vendor, num.device, id->vendor, sizeof(id->vendor),
-		      id->product, sizeof(id->product));
+	pci_ids_lookup(&num, &names);
+	copy_string(id->vendor, sizeof(id->vendor), names.vendor);
+	copy_string(id->product, sizeof(id->product), names.product);
+	if (names.prog_if[0])
+		snprintf(id->class_name, sizeof(id->class_name), "%s (%s)",
+			 names.subclass[0] ? names.subclass : names.class,
+			 names.prog_if);
+	else
+		copy_string(id->class_name, sizeof(id->class_name),
+			    names.subclass[0] ? names.subclass : names.class);
 	parent_path(dev, "driver", path, sizeof(path));
 	udrv_link_name(path, id->driver, sizeof(id->driver));
 	read_bars(dev, id->bars, sizeof(id->bars));

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * pci_ident.h - who a device's PCI parent is and how it is set up, as
- * lspci -nnk and PCI sysfs tell it: IDs and their pci.ids names, class,
+ * lspci -nnk and PCI sysfs tell it: IDs, class and their pci.ids names,
  * bound driver, BARs, interrupt mode, bus mastering, DMA policy, IOMMU
  * group (list's and info's identity columns)
  */
@@ -17,6 +17,7 @@ struct pci_ident {
 	char id[16];			/* "1234:11e8" */
 	char vendor[128], product[128];	/* pci.ids names, or "" */
 	char class[8];			/* "00ff00" */
+	char class_name[200];		/* pci.ids: "Subclass (Prog-if)", or "" */
 	char driver[64];		/* the bound driver, or "" */
 	char bars[96];			/* "0:mem,64,pref 2:io", or "" */
 	char irq_mode[24];		/* "msix:4", "msi:1", "intx", "none" */
@@ -27,13 +28,5 @@ struct pci_ident {
 
 /* Everything above, read now from sysfs (and pci.ids). */
 void pci_ident(const struct iio_device_info *dev, struct pci_ident *id);
-
-/*
- * The names of vendor (and device) in pci.ids ($IIOCTL_PCIIDS, else
- * /usr/share/misc/pci.ids, else /usr/share/hwdata/pci.ids, as lspci looks
- * for it): "" where the file or the entry is missing.
- */
-void pci_ids_names(unsigned vendor, unsigned device, char *vname,
-		   size_t vsize, char *dname, size_t dsize);
 
 #endif

@@ -29,7 +29,7 @@
 _iioctl_commands="list info config dump peek poke regs wait-value watch wait-events
 trigger dma bind unbind batch help"
 _iioctl_columns="device nr name version type size physaddr in out irq events
-listeners vectors dma dev parent id vendor product class driver bars irqmode
+listeners vectors dma dev parent id vendor product class classname driver bars irqmode
 master dmapolicy iommugroup"
 # the columns list shows without -o, which -o +COLUMNS must not repeat
 _iioctl_default_columns="device name version type size physaddr in out irq events listeners"
@@ -40,7 +40,7 @@ _iioctl_options()
 	case $1 in
 	list) echo "-j --json -n --noheadings -o --output -H --list-columns" ;;
 	info) echo "-j --json" ;;
-	config) echo "-x --hex" ;;
+	config) echo "-x --hex -j --json" ;;
 	dump) echo "-s --skip -n --length -a --all -w --width --raw --compare --force --in --out --dma --mmap" ;;
 	peek) echo "-w --width -d --decimal -j --json --in --out --dma --mmap --be" ;;
 	regs) echo "-j --json --names --readable --writable --force --in --out --mmap" ;;
@@ -52,7 +52,7 @@ _iioctl_options()
 	bind) echo "-d --driver --force" ;;
 	unbind) echo "--force" ;;
 	dma) echo "-j --json -f --free -r --request" ;;
-	batch) echo "" ;;
+	batch) echo "-s --stream" ;;
 	*) return ;;
 	esac
 	echo "-h --help --usage"

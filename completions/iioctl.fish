@@ -294,7 +294,7 @@ function __iioctl_columns
     set -l defaults device name version type size physaddr in out irq \
         events listeners
     for c in device nr name version type size physaddr in out irq \
-        events listeners vectors dma dev parent id vendor product class driver \
+        events listeners vectors dma dev parent id vendor product class classname driver \
         bars irqmode master dmapolicy iommugroup
         contains -- $c $given; and continue
         string match -q -- '+*' $pre; and contains -- $c $defaults; and continue
@@ -342,7 +342,7 @@ complete -c iioctl -n $popt -s '?' -d 'show the command\'s help'
 complete -c iioctl -n $popt -l usage -d 'brief usage message'
 
 # list, info
-complete -c iioctl -n '__fish_seen_subcommand_from list info dma regs peek wait-value watch wait-events' -s j -l json \
+complete -c iioctl -n '__fish_seen_subcommand_from list info config dma regs peek wait-value watch wait-events' -s j -l json \
     -d 'print JSON'
 complete -c iioctl -n '__fish_seen_subcommand_from list' -s H -l list-columns \
     -d 'list the columns'
@@ -445,6 +445,8 @@ complete -c iioctl -n '__iioctl_at 2 poke wait-value' -a '(__iioctl_values)'
 complete -c iioctl -n '__iioctl_at 1 trigger; and __fish_seen_argument -l raw' \
     -F
 complete -c iioctl -n '__iioctl_at 0 batch' -F
+complete -c iioctl -n '__fish_seen_subcommand_from batch' -s s -l stream \
+    -d 'check and run each line as it arrives'
 # bind, unbind: the PCI functions, the stubs
 function __iioctl_pci_functions
     set -l root /sys/bus/pci

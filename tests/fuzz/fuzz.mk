@@ -1,7 +1,7 @@
 # tests/fuzz/fuzz.mk - libFuzzer harnesses of iioctl's parsers, included
 # by the top-level Makefile
 #
-#   make fuzz            builds build/fuzz/fuzz_{number,dev,batch,regmap} (clang,
+#   make fuzz            builds build/fuzz/fuzz_{number,dev,batch,regmap,json} (clang,
 #                        -fsanitize=fuzzer,address,undefined) and runs each
 #                        for FUZZ_SECONDS (default 60) from the committed
 #                        seeds (tests/fuzz/corpus/NAME) after replaying the
@@ -34,7 +34,8 @@ FUZZ_UDRV_SRCS := lib/regmap.c $(UDRV_SHARED_SRCS)
 FUZZ_LDFLAGS := -Wl,--wrap=exit
 FUZZ_HDRS := tests/fuzz/fuzz_common.h $(wildcard cli/*.h) $(UDRV_HDRS)
 FUZZ_BINS := $(BUILD)/fuzz/fuzz_number $(BUILD)/fuzz/fuzz_dev \
-	$(BUILD)/fuzz/fuzz_batch $(BUILD)/fuzz/fuzz_regmap
+	$(BUILD)/fuzz/fuzz_batch $(BUILD)/fuzz/fuzz_regmap \
+	$(BUILD)/fuzz/fuzz_json
 # every source but main.c's main(), renamed away (libFuzzer has main)
 FUZZ_BATCH_SRCS := $(filter-out cli/main.c,$(wildcard cli/*.c))
 
@@ -64,6 +65,15 @@ $(BUILD)/fuzz/fuzz_dev: tests/fuzz/fuzz_dev.c $(CLI_LIB_SRCS) \
 
 $(BUILD)/fuzz/fuzz_batch: tests/fuzz/fuzz_batch.c $(FUZZ_BATCH_SRCS) \
 		$(FUZZ_UDRV_SRCS) cli/main.c $(FUZZ_HDRS) | deps
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -Dmain=iioctl_main -o $@-main.o cli/main.c
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_BATCH_SRCS) \
+		$(FUZZ_UDRV_SRCS) $@-main.o $(FUZZ_LDFLAGS) $(CLI_POPT_STATIC)
+
+# the JSON oracle (tests/fuzz/json_check.h) over list -j and info -j of a
+# device whose sysfs attributes are the input (main.c's command table)
+$(BUILD)/fuzz/fuzz_json: tests/fuzz/fuzz_json.c tests/fuzz/json_check.h \
+		$(FUZZ_BATCH_SRCS) $(FUZZ_UDRV_SRCS) cli/main.c $(FUZZ_HDRS) | deps
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -Dmain=iioctl_main -o $@-main.o cli/main.c
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_BATCH_SRCS) \
