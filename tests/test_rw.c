@@ -10,6 +10,9 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
+#include <signal.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lib/iio_test.h"
@@ -424,6 +427,183 @@ static void ioctl_is_enotty(void)
 	}
 }
 
+#define PAGE		4096
+#define FAILSLAB	"/sys/kernel/debug/failslab/"
+#define FAIL_NTH	"/proc/thread-self/fail-nth"
+
+/* fail-nth (the debug kernel's fault injection): arm it for allocation @n */
+static void nth_arm(int nth, unsigned int n)
+{
+	char text[16];
+	int len = snprintf(text, sizeof(text), "%u", n);
+
+	EXPECT_EQ(pwrite(nth, text, len, 0), len);
+}
+
+/* what is left of fail-nth's count (0: the failure was injected) */
+static unsigned long nth_left(int nth)
+{
+	char text[16];
+	ssize_t len = pread(nth, text, sizeof(text) - 1, 0);
+
+	EXPECT(len > 0);
+	text[len] = 0;
+	return strtoul(text, NULL, 10);
+}
+
+/*
+ * iio(4) ERRORS: a read or write of I/O memory over 64 bytes needs a
+ * transfer buffer; with none to be had (fail-nth fails the task's next
+ * slab allocation: the debug kernel, make check-debug) it fails with
+ * ENOMEM, having touched nothing; one of 64 bytes allocates nothing.
+ */
+static void enomem_without_transfer_buffer(void)
+{
+	char buf[PAGE], wait_was[8], verbose_was[8];
+	int fd, nth, edu = iio_must_find("edu", 0);
+
+	if (!path_exists(FAIL_NTH))
+		check_skip("no " FAIL_NTH ": this kernel has no fault injection (make check-debug's kernel has)");
+	if (!path_exists(FAILSLAB))
+		debugfs_mount();
+	if (!path_exists(FAILSLAB))
+		check_skip("no failslab in debugfs (CONFIG_FAILSLAB, CONFIG_FAULT_INJECTION_DEBUG_FS)");
+	/* GFP_KERNEL allocations may fail too; a line per failure, no stack */
+	snprintf(wait_was, sizeof(wait_was), "%s",
+		 read_text(FAILSLAB "ignore-gfp-wait"));
+	snprintf(verbose_was, sizeof(verbose_was), "%s",
+		 read_text(FAILSLAB "verbose"));
+	debugfs_knob("failslab/ignore-gfp-wait", "N");
+	debugfs_knob("failslab/verbose", "1");
+	/* edu's BAR0 past its registers: reads all ones, ignores writes */
+	fd = MUST(open(iio_node(edu, ""), O_RDWR));
+	nth = MUST(open(FAIL_NTH, O_RDWR));
+	memset(buf, 0x5a, sizeof(buf));
+	nth_arm(nth, 1);
+	EXPECT_ERRNO(pread(fd, buf, 65, 0x1000), ENOMEM);
+	EXPECT_EQ(nth_left(nth), 0);
+	EXPECT_EQ(buf[0], 0x5a);
+	nth_arm(nth, 1);
+	EXPECT_ERRNO(pwrite(fd, buf, sizeof(buf), 0x1000), ENOMEM);
+	EXPECT_EQ(nth_left(nth), 0);
+	/* 64 bytes go through the stack: no allocation to fail */
+	nth_arm(nth, 1);
+	EXPECT_EQ(pread(fd, buf, 64, 0x1000), 64);
+	EXPECT_EQ(nth_left(nth), 1);
+	nth_arm(nth, 0);
+	EXPECT_EQ((unsigned char)buf[0], 0xff);
+	EXPECT_EQ(pread(fd, buf, 65, 0x1000), 65);
+	close(nth);
+	close(fd);
+	debugfs_knob("failslab/ignore-gfp-wait", wait_was);
+	debugfs_knob("failslab/verbose", verbose_was);
+}
+
+static unsigned long long now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/*
+ * A fatal signal ends a long transfer early (iio(4)): a child reads @len
+ * bytes of @fd from 0 into a shared buffer, its pages present, and is
+ * killed (SIGKILL) as soon as the first bytes have landed; the pages after
+ * the kill stay as they were.  The whole read's time is measured first on the guest's clock: a
+ * kill that came later than half of it (the guest was slow) proves nothing
+ * and is tried again, up to 20 times.  Every page of the region must read
+ * something other than 0x5a at its start.
+ */
+static void killed_read_stops(int fd, size_t len)
+{
+	volatile unsigned char *seen;
+	unsigned long long start, full, began, killed;
+	unsigned char *buf;
+	size_t pages = len / PAGE, done, i;
+	int attempt, status;
+	pid_t pid;
+
+	buf = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	EXPECT(buf != MAP_FAILED);
+	seen = buf;
+	memset(buf, 0x5a, len);
+	start = now_us();
+	EXPECT_EQ(pread(fd, buf, len, 0), len);
+	full = now_us() - start;
+	for (i = 0; i < pages; i++)
+		if (buf[i * PAGE] == 0x5a)
+			FAIL("page %zu of the region reads 0x5a at its start", i);
+	for (attempt = 0; attempt < 20; attempt++) {
+		memset(buf, 0x5a, len);
+		pid = MUST(fork());
+		if (!pid) {
+			/*
+			 * its own page table entries first (fork gave it
+			 * none for a shared mapping): a fault in during
+			 * the read would see the signal on its own (GUP)
+			 */
+			memset(buf, 0x5a, len);
+			(void)!pread(fd, buf, len, 0);
+			_exit(0);
+		}
+		start = now_us();
+		while (seen[0] == 0x5a)
+			if (now_us() - start > 10000000)
+				FAIL("the child's read wrote nothing in 10 s");
+		began = now_us();
+		kill(pid, SIGKILL);
+		killed = now_us() - began;
+		EXPECT_EQ(waitpid(pid, &status, 0), pid);
+		for (done = 0; done < pages && seen[done * PAGE] != 0x5a; done++)
+			;
+		if (done < pages) {
+			check_note("killed %llu us into a read of %zu bytes that takes %llu us: it stopped after %zu of %zu pages (attempt %d)",
+				   killed, len, full, done, pages, attempt + 1);
+			EXPECT_EQ(munmap(buf, len), 0);
+			return;
+		}
+		if (killed < full / 2)
+			FAIL("killed %llu us into a read of %zu bytes that takes %llu us, it still read to the end",
+			     killed, len, full);
+	}
+	FAIL("20 kills all came later than half of a read of %zu bytes (%llu us): the guest is too slow to tell",
+	     len, full);
+}
+
+/* kernel memory: 64 MiB of the dummy, copied straight in 256 KiB pieces */
+static void fatal_signal_ends_long_transfer(void)
+{
+	const size_t size = 0x4000000;
+	unsigned char *out;
+	int fd;
+
+	dummy_reload("size=0x4000000 freq=0");
+	nr = dummy_nr(0);
+	out = malloc(size);
+	EXPECT(out);
+	memset(out, 0xa5, size);
+	fd = open_node("", O_RDWR);
+	EXPECT_EQ(pwrite(fd, out, size, 0), size);
+	free(out);
+	killed_read_stops(fd, size);
+	close(fd);
+	dummy_reload("");
+}
+
+/* I/O memory: edu's 1 MiB BAR0 (all ones past its registers), by page */
+static void fatal_signal_ends_long_io_transfer(void)
+{
+	int edu = iio_must_find("edu", 0);
+	int fd = MUST(open(iio_node(edu, ""), O_RDONLY));
+
+	EXPECT_STREQ(read_text(iio_attr_path(edu, "size")), "0x100000");
+	killed_read_stops(fd, 0x100000);
+	close(fd);
+}
+
 static const struct check_case cases[] = {
 	CASE(whole_region_round_trip),
 	CASE(unaligned_and_odd_lengths),
@@ -440,5 +620,8 @@ static const struct check_case cases[] = {
 	CASE(readv_writev),
 	CASE(ioctl_is_enotty),
 	CASE(o_append_has_no_effect),
+	CASE(enomem_without_transfer_buffer),
+	CASE_T(fatal_signal_ends_long_transfer, 120),
+	CASE_T(fatal_signal_ends_long_io_transfer, 120),
 };
 CHECK_MAIN(cases)
