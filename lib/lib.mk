@@ -68,12 +68,16 @@ $(BUILD)/lib/libudrv.a: $(patsubst lib/%.c,$(BUILD)/lib/static/%.o,$(UDRV_SRCS))
 $(BUILD)/lib/guest/libudrv.a: $(patsubst lib/%.c,$(BUILD)/lib/guest/%.o,$(UDRV_SRCS))
 	rm -f $@; ar rcs $@ $^
 # the host unit tests (lib/tests/test_*.c): the library's sources under
-# ASan+UBSan, with the harness lib/tests/unit.c
+# ASan+UBSan, with the harness lib/tests/unit.c.  test_regmap fails
+# allocations at will: its malloc, calloc, realloc and strdup calls (the
+# library's) go to its own __wrap_ functions (ld --wrap)
 $(BUILD)/lib/test_%: lib/tests/test_%.c lib/tests/unit.c lib/tests/unit.h \
-		$(UDRV_SRCS) $(UDRV_HDRS) examples/edu.c | deps
+		$(UDRV_SRCS) $(UDRV_HDRS) examples/edu.c lib/lib.mk | deps
 	@mkdir -p $(@D)
 	$(CC) $(UDRV_CFLAGS) -O1 -g $(UDRV_SAN) -Ilib -o $@ $< \
-		lib/tests/unit.c $(UDRV_SRCS) -lpthread
+		lib/tests/unit.c $(UDRV_SRCS) $(UDRV_TEST_LDFLAGS) -lpthread
+$(BUILD)/lib/test_regmap: UDRV_TEST_LDFLAGS := \
+	$(foreach f,malloc calloc realloc strdup,-Wl,--wrap=$(f))
 
 # make install installs the library too (the release build: CFLAGS and
 # LDFLAGS from the environment); make uninstall removes it

@@ -49,6 +49,9 @@
 			", which could raise any interrupt; " \
 			"iio.allow_unsafe_interrupts=1 allows it"
 #define MSI_WINDOW	0xfee00000u
+#define EDU_IRQ_STATUS	0x24	/* edu's registers (QEMU's hw/misc/edu.c) */
+#define EDU_IRQ_RAISE	0x60
+#define EDU_IRQ_ACK	0x64
 #define PCI_SECONDARY_BUS	0x19
 #define PCI_SUBORDINATE_BUS	0x1a
 
@@ -300,7 +303,8 @@ static void port_buses(const char *port, unsigned int buses)
 /*
  * A device that is gone (as after a surprise removal: the root port's bus
  * numbers moved away, so its config space reads all ones) while bound and
- * in use: the unbind does not reset it (an FLR would poll it for a minute
+ * in use: an interrupt of its shared line counts at most one event, the
+ * unmask fails with EIO and counts none; the unbind does not reset it (an FLR would poll it for a minute
  * under the device lock); it says so.  With the buses back the device
  * works for the next user.
  */
@@ -309,10 +313,11 @@ static void gone_device_not_reset(void)
 	unsigned int buses = pci_config(PORT2_PCI, PCI_SECONDARY_BUS, 2);
 	char pci[16], line[128];
 	unsigned long long start, took;
-	uint32_t zero = 0, one = 1;
-	volatile uint32_t *regs;
+	struct pollfd efds = { .events = POLLIN };
+	uint32_t zero = 0, one = 1, i;
+	volatile uint32_t *regs, *eregs;
 	char path[160];
-	int nr, efd;
+	int nr, efd, enr, eefd;
 
 	strcpy(pci, behind(PORT2_PCI));
 	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/reset_method",
@@ -322,13 +327,41 @@ static void gone_device_not_reset(void)
 	regs = edu_map(nr);
 	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/irq_mode", pci);
 	EXPECT_STREQ(read_text(path), "intx");
-	efd = MUST(open(iio_node(nr, "_event"), O_RDWR));
+	efd = MUST(open(iio_node(nr, "_event"), O_RDWR));	/* unmasked */
+	/* edu 00:13.0 shares its INTx line (q35: slot 7's pin A, slot 0x13's) */
+	enr = bind_generic(EDU_PCI);
+	if (read_num(iio_attr_path(enr, "irq")) != read_num(iio_attr_path(nr, "irq")))
+		FAIL("%s (IRQ %llu) and " EDU_PCI " (IRQ %llu) do not share a line",
+		     pci, read_num(iio_attr_path(nr, "irq")),
+		     read_num(iio_attr_path(enr, "irq")));
+	eregs = edu_map(enr);
+	eefd = MUST(open(iio_node(enr, "_event"), O_RDWR));
 	port_buses(PORT2_PCI, 0);
 	EXPECT_EQ(pci_config(pci, 0, 4), 0xffffffff);
-	/* its status bit reads set: no event for it, the unmask fails */
+	/*
+	 * Each interrupt of the line runs the gone device's handler too: its
+	 * status bit reads set, so the first is one event and masks it (a
+	 * write that goes nowhere), the others none.  A level interrupt is
+	 * handled by one handler chain at a time: when edu's K+1-th event is
+	 * seen, the chain of its K-th has ended.
+	 */
+	for (i = 1; i <= 4; i++) {
+		eregs[EDU_IRQ_RAISE / 4] = 1;
+		efds.fd = eefd;
+		if (poll(&efds, 1, 5000) != 1)
+			FAIL("no event of " EDU_PCI " within 5 s (want %u)", i);
+		EXPECT_EQ(event_read(eefd), i);
+		eregs[EDU_IRQ_ACK / 4] = eregs[EDU_IRQ_STATUS / 4];
+		EXPECT_EQ(write(eefd, &one, 4), 4);
+	}
+	EXPECT_EQ(read_num(iio_attr_path(nr, "event")), 1);
+	/* and the unmask fails, counting none */
 	EXPECT_EQ(write(efd, &zero, 4), 4);
 	EXPECT_ERRNO(write(efd, &one, 4), EIO);
-	EXPECT_EQ(read_num(iio_attr_path(nr, "event")), 0);
+	EXPECT_EQ(read_num(iio_attr_path(nr, "event")), 1);
+	close(eefd);
+	munmap((void *)eregs, 4096);
+	unbind_generic(EDU_PCI);
 	start = now_ms();
 	unbind_generic(pci);
 	took = now_ms() - start;

@@ -393,6 +393,65 @@ static void dma_size_at_most_4mib(void)
 	EXPECT_EQ(nr, nr4);
 }
 
+#define UIO_EDU		"0000:00:12.0"	/* uio_pci_generic's (qemu/init) */
+#define EDU_DRIVER	"/sys/bus/pci/drivers/iio_edu/"
+
+/*
+ * iio_edu(4): with threaded=1 an edu whose INTx line another driver
+ * shares without a threaded one-shot handler of its own (uio_pci_generic's
+ * edu, 00:12.0) cannot have its interrupt: its probe fails (-16, EBUSY),
+ * while an edu on a line of its own, or shared with iio_edu's threaded
+ * handlers alone, binds; with msi=1 threaded=1 every edu binds, as MSI is
+ * never shared.  The boot's edus bound to iio_edu are the ones checked.
+ */
+static void threaded_intx_refused_on_a_shared_line(void)
+{
+	char addr[8][16], path[256];
+	unsigned long long irq[8], uio_irq;
+	unsigned int n = 0, i, shared = 0, bound_threaded = 0, bound_msi = 0,
+		     refused = 0, before;
+	int nr;
+
+	EXPECT(path_exists("/sys/bus/pci/drivers/uio_pci_generic/" UIO_EDU));
+	uio_irq = read_num("/sys/bus/pci/devices/" UIO_EDU "/irq");
+	while (n < 8 && (nr = iio_find_by_name("edu", n)) >= 0) {
+		snprintf(addr[n], sizeof(addr[n]), "%s", iio_pci(nr));
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/irq",
+			 addr[n]);
+		irq[n] = read_num(path);
+		shared += irq[n] == uio_irq;
+		n++;
+	}
+	if (!shared)
+		FAIL("no edu of iio_edu shares IRQ %llu with uio_pci_generic's edu",
+		     uio_irq);
+	EXPECT(shared < n);
+	before = kmsg_count_with("failed with error -16", "iio_edu");
+	edu_reload("threaded=1");
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), EDU_DRIVER "%s", addr[i]);
+		if (!path_exists(path))
+			refused += irq[i] == uio_irq;
+		else if (irq[i] != uio_irq)
+			bound_threaded++;
+	}
+	edu_reload("msi=1 threaded=1");
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), EDU_DRIVER "%s", addr[i]);
+		bound_msi += path_exists(path);
+	}
+	edu_reload("");
+	EXPECT_EQ(refused, shared);
+	EXPECT_EQ(bound_threaded, n - shared);
+	EXPECT_EQ(kmsg_count_with("failed with error -16", "iio_edu"),
+		  before + shared);
+	EXPECT_EQ(bound_msi, n);
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), EDU_DRIVER "%s", addr[i]);
+		EXPECT(path_exists(path));
+	}
+}
+
 /* rmmod iio_edu with a blocked reader and a live mapping of the BAR */
 static void remove_while_in_use(void)
 {
@@ -430,5 +489,6 @@ static const struct check_case cases[] = {
 	CASE_T(factorial_with_threaded_handler, 90),
 	CASE_T(dma_size_at_most_4mib, 90),
 	CASE_T(remove_while_in_use, 90),
+	CASE_T(threaded_intx_refused_on_a_shared_line, 90),
 };
 CHECK_MAIN(cases)

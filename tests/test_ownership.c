@@ -521,6 +521,54 @@ static void subpage_bar_mapped_with_page_reserved(void)
 	EXPECT(shell("grep -q 'iio_pci_generic sub-page' /proc/iomem"));
 }
 
+/*
+ * If the rest of a sub-page BAR's page is taken already (the test-only
+ * stub reserves it, tests/kmod/iio_test_pci.c, as a device hot-added
+ * there would), the BAR is not mappable: mmap(2) fails with ENODEV, the
+ * kernel log says why, and read(2) still works.  Freed, the next bind
+ * reserves and maps it.
+ */
+static void shared_page_not_mappable(void)
+{
+	const char *line = "iio_pci_generic " IVSHMEM_PCI ": BAR 0 shares its page: not mappable";
+	unsigned int before = kmsg_count(line);
+	uint32_t mask = 1;
+	int nr, fd, reserved;
+	void *p;
+
+	test_module_load("iio_test_pci");
+	EXPECT_EQ(write_text("/sys/module/iio_test_pci/parameters/occupy",
+			     IVSHMEM_PCI " 0"), 0);
+	EXPECT_EQ(shell("grep -q 'iio_test_pci occupied' /proc/iomem"), 0);
+	bind(IVSHMEM_PCI);
+	reserved = !shell("grep -q 'iio_pci_generic sub-page' /proc/iomem");
+	nr = pci_bar_nr(IVSHMEM_PCI, 0);
+	fd = MUST(open(iio_node(nr, ""), O_RDWR));
+	p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		EXPECT_EQ(errno, ENODEV);
+	else
+		munmap(p, 4096);
+	EXPECT_EQ(pread(fd, &mask, 4, 0), 4);
+	close(fd);
+	/* free again before the checks */
+	unbind(IVSHMEM_PCI);
+	EXPECT_EQ(write_text("/sys/module/iio_test_pci/parameters/occupy",
+			     "none"), 0);
+	EXPECT(shell("grep -q 'iio_test_pci occupied' /proc/iomem"));
+	EXPECT_EQ(module_unload("iio_test_pci"), 0);
+	EXPECT(p == MAP_FAILED);
+	EXPECT(!reserved);
+	EXPECT_EQ(kmsg_count(line), before + 1);
+	EXPECT_EQ(mask, 0);		/* interrupt mask: read(2) works */
+	/* with its page free, the next bind reserves and maps it */
+	bind(IVSHMEM_PCI);
+	nr = pci_bar_nr(IVSHMEM_PCI, 0);
+	munmap((void *)map_region(nr, 4096), 4096);
+	unbind(IVSHMEM_PCI);
+	EXPECT_EQ(kmsg_count(line), before + 1);
+}
+
 static const struct check_case cases[] = {
 	CASE_T(reset_never_seen_by_readers, 60),
 	CASE_T(intx_masked_after_unbind, 60),
@@ -528,5 +576,6 @@ static const struct check_case cases[] = {
 	CASE_T(msix_table_kept, 90),
 	CASE_T(bus_master_while_in_use, 60),
 	CASE_T(subpage_bar_mapped_with_page_reserved, 30),
+	CASE_T(shared_page_not_mappable, 30),
 };
 CHECK_MAIN(cases)

@@ -632,6 +632,47 @@ static void no_msi_no_interrupt(void)
 	pci_generic_reload("");
 }
 
+/*
+ * A device that cannot mask INTx (PCI 2.3 INTx masking) is refused at
+ * bind with ENODEV and one line; no QEMU device is one, so the test-only
+ * stub marks edu's masking broken as the PCI core's quirks do
+ * (tests/kmod/iio_test_pci.c: pci_dev.broken_intx_masking), and unmarks
+ * it: then the same edu binds, on INTx.
+ */
+static void intx_unmaskable_refused(void)
+{
+	const char *line = "iio_pci_generic " EDU_PCI ": refused: the device cannot mask INTx";
+	const char *override = "/sys/bus/pci/devices/" EDU_PCI "/driver_override";
+	unsigned int refusals = kmsg_count(line), logged;
+	int refused, bound, nr;
+
+	pci_generic_reload("");
+	test_module_load("iio_test_pci");
+	EXPECT_EQ(write_text("/sys/module/iio_test_pci/parameters/intx_broken",
+			     EDU_PCI), 0);
+	EXPECT_EQ(write_text(override, "iio_pci_generic"), 0);
+	refused = pci_driver_bind("iio_pci_generic", EDU_PCI);
+	bound = path_exists(DRV "/" EDU_PCI);
+	nr = iio_find_by_parent(EDU_PCI);
+	logged = kmsg_count(line) - refusals;
+	/* mended (and free again if it bound), before any check */
+	EXPECT_EQ(write_text("/sys/module/iio_test_pci/parameters/intx_broken",
+			     "none"), 0);
+	if (bound)
+		EXPECT_EQ(pci_driver_unbind("iio_pci_generic", EDU_PCI), 0);
+	EXPECT_EQ(refused, ENODEV);
+	EXPECT(!bound);
+	EXPECT_EQ(nr, -1);
+	EXPECT_EQ(logged, 1);
+	/* the same edu, mended, binds on INTx */
+	EXPECT_EQ(pci_driver_bind("iio_pci_generic", EDU_PCI), 0);
+	EXPECT_STREQ(read_text("/sys/bus/pci/devices/" EDU_PCI "/irq_mode"),
+		     "intx");
+	pci_generic_unbind(EDU_PCI);
+	EXPECT_EQ(kmsg_count(line), refusals + 1);
+	EXPECT_EQ(module_unload("iio_test_pci"), 0);
+}
+
 static const struct check_case cases[] = {
 	CASE(binds_nothing_by_itself),
 	CASE(every_bar_memory_and_ports),
@@ -648,5 +689,6 @@ static const struct check_case cases[] = {
 	CASE_T(module_parameter_limits, 90),
 	CASE_T(dma_request_limits, 60),
 	CASE_T(no_msi_no_interrupt, 60),
+	CASE_T(intx_unmaskable_refused, 60),
 };
 CHECK_MAIN(cases)

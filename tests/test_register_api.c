@@ -26,7 +26,6 @@
 
 #include "lib/iio_test.h"
 
-#define API_KO		"/lib/modules/test/iio_test_api.ko"
 #define API_PARAM	"/sys/module/iio_test_api/parameters/"
 /* iio_register_device(9): "all 256 numbers" */
 #define IIO_NUMBERS	256
@@ -34,12 +33,7 @@
 
 static void api_load(void)
 {
-	int fd = MUST(open(API_KO, O_RDONLY | O_CLOEXEC));
-
-	if (syscall(SYS_finit_module, fd, "", 0) && errno != EEXIST)
-		FAIL("finit_module(%s): errno %d (%s)", API_KO, errno,
-		     strerror(errno));
-	close(fd);
+	test_module_load("iio_test_api");
 }
 
 static void api_unload(void)

@@ -10,6 +10,9 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
+#include <signal.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lib/iio_test.h"
@@ -424,6 +427,122 @@ static void ioctl_is_enotty(void)
 	}
 }
 
+#define PAGE		4096
+static unsigned long long now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/* how many pages of @seen, from the start, a read has written */
+static size_t pages_done(volatile unsigned char *seen, size_t pages)
+{
+	size_t done = 0;
+
+	while (done < pages && seen[done * PAGE] != 0x5a)
+		done++;
+	return done;
+}
+
+/*
+ * A fatal signal ends a long transfer early (iio(4)): a child reads @len
+ * bytes of @fd from 0 into a shared buffer, its pages present, and is
+ * killed (SIGKILL) as soon as the first bytes have landed.  The pages
+ * written when kill(2) has returned (the signal is pending by then) are
+ * counted: if at least two of the kernel's pieces (@piece bytes each) were
+ * still to come, the read must stop before the end.  A kill that came too
+ * late (the parent was not running while the child read) proves nothing
+ * and is tried again, up to 50 times.  Every page of the region must read
+ * something other than 0x5a at its start.
+ */
+static void killed_read_stops(int fd, size_t len, size_t piece)
+{
+	size_t pages = len / PAGE, at_kill, done, i;
+	unsigned long long start, full;
+	volatile unsigned char *seen;
+	unsigned char *buf;
+	int attempt, status;
+	pid_t pid;
+
+	buf = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	EXPECT(buf != MAP_FAILED);
+	seen = buf;
+	memset(buf, 0x5a, len);
+	start = now_us();
+	EXPECT_EQ(pread(fd, buf, len, 0), len);
+	full = now_us() - start;
+	for (i = 0; i < pages; i++)
+		if (buf[i * PAGE] == 0x5a)
+			FAIL("page %zu of the region reads 0x5a at its start", i);
+	for (attempt = 0; attempt < 50; attempt++) {
+		memset(buf, 0x5a, len);
+		pid = MUST(fork());
+		if (!pid) {
+			/*
+			 * its own page table entries first (fork gave it
+			 * none for a shared mapping): a fault in during
+			 * the read would see the signal on its own (GUP)
+			 */
+			memset(buf, 0x5a, len);
+			(void)!pread(fd, buf, len, 0);
+			_exit(0);
+		}
+		start = now_us();
+		while (seen[0] == 0x5a)
+			if (now_us() - start > 10000000)
+				FAIL("the child's read wrote nothing in 10 s");
+		kill(pid, SIGKILL);
+		at_kill = pages_done(seen, pages);
+		EXPECT_EQ(waitpid(pid, &status, 0), pid);
+		done = pages_done(seen, pages);
+		if (at_kill + 2 * piece / PAGE >= pages)
+			continue;	/* too late to tell */
+		if (done == pages)
+			FAIL("killed with %zu of %zu pages read, the read went on to the end",
+			     at_kill, pages);
+		check_note("killed with %zu of %zu pages read (a whole read takes %llu us), it stopped after %zu (attempt %d)",
+			   at_kill, pages, full, done, attempt + 1);
+		EXPECT_EQ(munmap(buf, len), 0);
+		return;
+	}
+	FAIL("50 kills all came with less than two pieces of the read left (a whole read takes %llu us): the guest is too slow to tell",
+	     full);
+}
+
+/* kernel memory: 64 MiB of the dummy, copied straight in 256 KiB pieces */
+static void fatal_signal_ends_long_transfer(void)
+{
+	const size_t size = 0x4000000;
+	unsigned char *out;
+	int fd;
+
+	dummy_reload("size=0x4000000 freq=0");
+	nr = dummy_nr(0);
+	out = malloc(size);
+	EXPECT(out);
+	memset(out, 0xa5, size);
+	fd = open_node("", O_RDWR);
+	EXPECT_EQ(pwrite(fd, out, size, 0), size);
+	free(out);
+	killed_read_stops(fd, size, 0x40000);	/* 256 KiB pieces */
+	close(fd);
+	dummy_reload("");
+}
+
+/* I/O memory: edu's 1 MiB BAR0 (all ones past its registers), by page */
+static void fatal_signal_ends_long_io_transfer(void)
+{
+	int edu = iio_must_find("edu", 0);
+	int fd = MUST(open(iio_node(edu, ""), O_RDONLY));
+
+	EXPECT_STREQ(read_text(iio_attr_path(edu, "size")), "0x100000");
+	killed_read_stops(fd, 0x100000, PAGE);	/* a page at a time */
+	close(fd);
+}
+
 static const struct check_case cases[] = {
 	CASE(whole_region_round_trip),
 	CASE(unaligned_and_odd_lengths),
@@ -440,5 +559,7 @@ static const struct check_case cases[] = {
 	CASE(readv_writev),
 	CASE(ioctl_is_enotty),
 	CASE(o_append_has_no_effect),
+	CASE_T(fatal_signal_ends_long_transfer, 120),
+	CASE_T(fatal_signal_ends_long_io_transfer, 120),
 };
 CHECK_MAIN(cases)

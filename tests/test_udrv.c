@@ -99,6 +99,50 @@ static void open_errors(void)
 }
 
 /*
+ * A PCI function whose driver is an iio stub that gave user space none of
+ * its BARs (tests/kmod/iio_test_pci.c: one page of kernel memory, the
+ * function its parent) is no device to open: ENODEV, naming the stub.
+ */
+static void stub_without_bar(void)
+{
+	char path[96], by_addr[160], by_nr[160];
+	struct udrv_device *dev = (void *)1, *dev_nr = (void *)1;
+	int nr, ret, ret_nr = 1;
+
+	test_module_load("iio_test_pci");
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver_override",
+		 EDU_GENERIC);
+	EXPECT_EQ(write_text(path, "iio_test_pci"), 0);
+	EXPECT_EQ(pci_driver_bind("iio_test_pci", EDU_GENERIC), 0);
+	nr = iio_find_by_parent(EDU_GENERIC);
+	/* what each open gives; checked once the function is free again */
+	ret = udrv_device_open(EDU_GENERIC, &dev);
+	snprintf(by_addr, sizeof(by_addr), "%s", udrv_strerror());
+	if (!ret)
+		udrv_device_close(dev);
+	snprintf(path, sizeof(path), "iio%d", nr);	/* the same function */
+	if (nr >= 0)
+		ret_nr = udrv_device_open(path, &dev_nr);
+	snprintf(by_nr, sizeof(by_nr), "%s", udrv_strerror());
+	if (!ret_nr)
+		udrv_device_close(dev_nr);
+	EXPECT_EQ(pci_driver_unbind("iio_test_pci", EDU_GENERIC), 0);
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver_override",
+		 EDU_GENERIC);
+	EXPECT_EQ(write_text(path, "none"), 0);
+	EXPECT_EQ(module_unload("iio_test_pci"), 0);
+
+	EXPECT(nr >= 0);
+	EXPECT_EQ(ret, -ENODEV);
+	EXPECT_STREQ(by_addr, EDU_GENERIC ": iio_test_pci gave no BAR to user "
+		     "space");
+	EXPECT(dev == NULL);
+	EXPECT_EQ(ret_nr, -ENODEV);
+	EXPECT_STREQ(by_nr, by_addr);
+	EXPECT(dev_nr == NULL);
+}
+
+/*
  * One driver at a time: a second open, in this process or another, is
  * refused while the first is open (flock), and works once it is closed or
  * its process is gone.
@@ -364,6 +408,7 @@ static void edu_example(void)
 static const struct check_case cases[] = {
 	CASE(open_by_every_name),
 	CASE(open_errors),
+	CASE(stub_without_bar),
 	CASE(claim_is_exclusive),
 	CASE(identity),
 	CASE(regions_by_bar),

@@ -395,6 +395,126 @@ static void side_effects(void)
 	udrv_regmap_free(map);
 }
 
+/*
+ * The allocation-failure hook: this program is linked with --wrap for
+ * malloc, calloc, realloc and strdup (lib/lib.mk), so every such call of
+ * the library (and of this file) comes here.  Each is counted in allocs;
+ * the fail_at-th (from 1; 0: none) returns NULL with errno ENOMEM.
+ */
+void *__real_malloc(size_t n);
+void *__real_calloc(size_t n, size_t size);
+void *__real_realloc(void *p, size_t n);
+char *__real_strdup(const char *s);
+void *__wrap_malloc(size_t n);
+void *__wrap_calloc(size_t n, size_t size);
+void *__wrap_realloc(void *p, size_t n);
+char *__wrap_strdup(const char *s);
+
+static unsigned long allocs, fail_at;
+
+static int alloc_fails(void)
+{
+	if (++allocs != fail_at)
+		return 0;
+	errno = ENOMEM;
+	return 1;
+}
+
+void *__wrap_malloc(size_t n)
+{
+	return alloc_fails() ? NULL : __real_malloc(n);
+}
+
+void *__wrap_calloc(size_t n, size_t size)
+{
+	return alloc_fails() ? NULL : __real_calloc(n, size);
+}
+
+void *__wrap_realloc(void *p, size_t n)
+{
+	return alloc_fails() ? NULL : __real_realloc(p, n);
+}
+
+char *__wrap_strdup(const char *s)
+{
+	return alloc_fails() ? NULL : __real_strdup(s);
+}
+
+/*
+ * udrv_regmap_parse() or, with @dir, udrv_regmap_load() of @dir/edu.map
+ * (edu's map written there) with the @n-th allocation failed (0: none);
+ * its return value, and the allocations it made in @made
+ */
+static int parse_failing(const char *dir, unsigned long n,
+			 struct udrv_regmap **map, unsigned long *made)
+{
+	char path[64];
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/edu.map", dir ? dir : ".");
+	*map = (void *)1;
+	allocs = 0;
+	fail_at = n;
+	ret = dir ? udrv_regmap_load(path, map) :
+		    udrv_regmap_parse(edu, strlen(edu), "edu.map", map);
+	fail_at = 0;
+	*made = allocs;
+	return ret;
+}
+
+/*
+ * Out of memory: each allocation a parse or a load makes, failed in turn,
+ * fails the call with -ENOMEM and its message, no map, and nothing left
+ * allocated (LeakSanitizer checks at the case's exit); the file's buffer
+ * grows past its first 4096 bytes by realloc(), failed too.
+ */
+static void out_of_memory(void)
+{
+	char dir[] = "/tmp/udrv-regmap-XXXXXX", path[64];
+	struct udrv_regmap *map;
+	unsigned long n, total, made;
+	const char *where;
+	int pass, ret;
+	FILE *f;
+
+	EXPECT(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/edu.map", dir);
+	f = fopen(path, "w");
+	EXPECT(f && fputs(edu, f) >= 0);
+	/* comments past 4096 bytes: the load's buffer grows once */
+	for (n = 0; n < 100; n++)
+		EXPECT(fputs("# a comment line of forty-odd bytes, no more\n",
+			     f) >= 0);
+	EXPECT(!fclose(f));
+	for (pass = 0; pass < 2; pass++) {
+		where = pass ? "udrv_regmap_load" : "udrv_regmap_parse";
+		EXPECT_EQ(parse_failing(pass ? dir : NULL, 0, &map, &total), 0);
+		EXPECT_EQ(udrv_regmap_reg_count(map), 4);
+		udrv_regmap_free(map);
+		/* a map, a path, a line, names and descriptions, ... */
+		if (total < 20)
+			FAIL("%s made %lu allocations, fewer than its map has "
+			     "names", where, total);
+		for (n = 1; n <= total; n++) {
+			ret = parse_failing(pass ? dir : NULL, n, &map, &made);
+			if (ret != -ENOMEM)
+				FAIL("%s with allocation %lu of %lu failed "
+				     "returned %d, want -ENOMEM (%d) (udrv: %s)",
+				     where, n, total, ret, -ENOMEM,
+				     udrv_strerror());
+			if (map)
+				FAIL("%s with allocation %lu failed left a map",
+				     where, n);
+			EXPECT_STR(udrv_strerror(),
+				   "out of memory for a register map");
+			/* it stopped at the failure, or cleaned up after it */
+			EXPECT(made >= n && made <= total);
+		}
+	}
+	EXPECT_EQ(unlink(path), 0);
+	EXPECT_EQ(rmdir(dir), 0);
+}
+
 static const struct unit_case cases[] = {
 	UNIT_CASE(registers),
 	UNIT_CASE(fields_and_values),
@@ -458,6 +578,7 @@ static const struct unit_case cases[] = {
 	UNIT_CASE(bad_field_ro_in_ro),
 	UNIT_CASE(bad_field_w1c_in_w1c),
 	UNIT_CASE(side_effects),
+	UNIT_CASE(out_of_memory),
 };
 
 int main(int argc, char **argv)

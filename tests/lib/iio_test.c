@@ -279,6 +279,19 @@ int module_load(const char *name, const char *params)
 	return err;
 }
 
+void test_module_load(const char *name)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	snprintf(path, sizeof(path), "/lib/modules/test/%s.ko", name);
+	fd = MUST(open(path, O_RDONLY | O_CLOEXEC));
+	if (syscall(SYS_finit_module, fd, "", 0) && errno != EEXIST)
+		FAIL("finit_module(%s): errno %d (%s)", path, errno,
+		     strerror(errno));
+	close(fd);
+}
+
 int module_unload(const char *name)
 {
 	int i;

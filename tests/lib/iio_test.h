@@ -51,6 +51,8 @@ unsigned long long test_param(const char *name, unsigned long long def);
  * of the main boot, say), then @params: 0 or the errno
  */
 int module_load(const char *name, const char *params);
+/* insmod the test-only stub /lib/modules/test/@name.ko (tests/kmod/); loaded already is fine; fails the case on an error */
+void test_module_load(const char *name);
 /* rmmod @name by delete_module(2), retrying EBUSY/EAGAIN for ~5 s: 0 or errno */
 int module_unload(const char *name);
 /* a PCI device's driver: bind/unbind through /sys/bus/pci/drivers/@drv */
