@@ -45,27 +45,30 @@ static bool read_attr(const char *dir, const char *attr, char *buf,
 	return !udrv_read_line(path, buf, size);
 }
 
-/* A number attribute; false if it is absent, dies if it is not a number. */
+/*
+ * A number attribute up to @max; false if it is absent, dies if it is not
+ * a number or above @max.
+ */
 static bool read_num_attr_present(const struct iio_device_info *d,
 				  const char *dir, const char *attr,
-				  uint64_t *v)
+				  uint64_t max, uint64_t *v)
 {
 	char buf[64];
 
 	if (!read_attr(dir, attr, buf, sizeof(buf)))
 		return false;
-	if (parse_u64(buf, 0, UINT64_MAX, v))
+	if (parse_u64(buf, 0, max, v))
 		die(IIOCTL_EDEVICE, "%s: unexpected value '%s' in %s/%s",
 		    d->label, buf, dir, attr);
 	return true;
 }
 
 static uint64_t read_num_attr(const struct iio_device_info *d,
-			      const char *dir, const char *attr)
+			      const char *dir, const char *attr, uint64_t max)
 {
 	uint64_t v;
 
-	if (!read_num_attr_present(d, dir, attr, &v))
+	if (!read_num_attr_present(d, dir, attr, max, &v))
 		die_perror(IIOCTL_EDEVICE, "%s: cannot read %s/%s", d->label,
 			   dir, attr);
 	return v;
@@ -107,9 +110,10 @@ static void read_window(struct iio_device_info *d, const char *dir,
 			const char *offset_attr, const char *len_attr,
 			struct iio_window *w)
 {
-	w->present = read_num_attr_present(d, dir, len_attr, &w->len);
+	w->present = read_num_attr_present(d, dir, len_attr, UINT64_MAX,
+					   &w->len);
 	if (w->present)
-		w->offset = read_num_attr(d, dir, offset_attr);
+		w->offset = read_num_attr(d, dir, offset_attr, UINT64_MAX);
 }
 
 /* The last component of the symlink dir/name's target, or "". */
@@ -139,12 +143,13 @@ static bool read_device(unsigned nr, struct iio_device_info *d)
 	read_attr(dir, "type", d->type, sizeof(d->type));
 	read_attr(dir, "irq", d->irq, sizeof(d->irq));
 	read_attr(dir, "dev", d->dev, sizeof(d->dev));
-	d->physaddr = read_num_attr(d, dir, "physaddr");
-	d->size = read_num_attr(d, dir, "size");
-	d->events = read_num_attr(d, dir, "event");
-	d->listeners = read_num_attr(d, dir, "listener");
+	d->physaddr = read_num_attr(d, dir, "physaddr", UINT64_MAX);
+	d->size = read_num_attr(d, dir, "size", UINT64_MAX);
+	/* counts are the kernel's 32-bit ones (iio(4)): JSON numbers */
+	d->events = read_num_attr(d, dir, "event", UINT32_MAX);
+	d->listeners = read_num_attr(d, dir, "listener", UINT32_MAX);
 	/* older frameworks (and the host fixture) have no vectors */
-	if (!read_num_attr_present(d, dir, "vectors", &d->vectors))
+	if (!read_num_attr_present(d, dir, "vectors", UINT32_MAX, &d->vectors))
 		d->vectors = 1;
 	/* every dmaK/: a freed buffer leaves a hole (dma1 without dma0) */
 	for (unsigned k = 0; k < DEVICE_DMA_MAX; k++) {
@@ -587,7 +592,7 @@ bool device_dma_size(const struct iio_device_info *dev, unsigned k,
 
 	snprintf(name, sizeof(name), "dma%u", k);
 	device_attr_path(dev, name, dir, sizeof(dir));
-	return read_num_attr_present(dev, dir, "size", size);
+	return read_num_attr_present(dev, dir, "size", UINT64_MAX, size);
 }
 
 bool device_dma_bus_addr(const struct iio_device_info *dev, unsigned k,
@@ -629,7 +634,7 @@ uint32_t device_vector_event_count(const struct iio_device_info *dev,
 		return device_event_count(dev);
 	snprintf(node, sizeof(node), "%s_event%u", dev->label, k);
 	device_attr_path(dev, node, dir, sizeof(dir));
-	return (uint32_t)read_num_attr(dev, dir, "event");
+	return (uint32_t)read_num_attr(dev, dir, "event", UINT32_MAX);
 }
 
 uint32_t device_event_count(const struct iio_device_info *dev)
@@ -637,7 +642,7 @@ uint32_t device_event_count(const struct iio_device_info *dev)
 	char dir[PATH_MAX];
 
 	snprintf(dir, sizeof(dir), "%s/%s", sysfs_root, dev->label);
-	return (uint32_t)read_num_attr(dev, dir, "event");
+	return (uint32_t)read_num_attr(dev, dir, "event", UINT32_MAX);
 }
 
 void target_event_path(const struct iio_target *t, char *buf, size_t size)

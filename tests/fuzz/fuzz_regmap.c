@@ -165,14 +165,20 @@ static char *write_map(const struct udrv_regmap *map, size_t *len)
 		out(&buf, len, "register %s 0x%llx %u %s", udrv_reg_name(r),
 		    (unsigned long long)udrv_reg_offset(r), udrv_reg_width(r),
 		    udrv_reg_access_name(udrv_reg_access(r)));
+		if (udrv_reg_read(r) != UDRV_READ_PLAIN)
+			out(&buf, len, " read=%s",
+			    udrv_reg_read_name(udrv_reg_read(r)));
 		if (!udrv_reg_reset(r, &reset))
 			out(&buf, len, " reset=0x%llx", (unsigned long long)reset);
 		out(&buf, len, " %s\n", udrv_reg_desc(r));
 		for (j = 0; j < udrv_reg_field_count(r); j++) {
 			f = udrv_reg_field_at(r, j);
-			out(&buf, len, "\tfield %s %u:%u %s\n", udrv_field_name(f),
-			    udrv_field_msb(f), udrv_field_lsb(f),
-			    udrv_field_desc(f));
+			out(&buf, len, "\tfield %s %u:%u", udrv_field_name(f),
+			    udrv_field_msb(f), udrv_field_lsb(f));
+			if (udrv_field_access(f) != UDRV_REG_RW)
+				out(&buf, len, " %s", udrv_reg_access_name(
+					udrv_field_access(f)));
+			out(&buf, len, " %s\n", udrv_field_desc(f));
 			for (k = 0; k < udrv_field_value_count(f); k++) {
 				v = udrv_field_value_at(f, k);
 				out(&buf, len, "\t\tvalue %s %llu %s\n",
@@ -201,6 +207,7 @@ static void check_same(const struct udrv_regmap *a, const struct udrv_regmap *b)
 			    udrv_reg_offset(r) == udrv_reg_offset(s) &&
 			    udrv_reg_width(r) == udrv_reg_width(s) &&
 			    udrv_reg_access(r) == udrv_reg_access(s) &&
+			    udrv_reg_read(r) == udrv_reg_read(s) &&
 			    udrv_reg_reset(r, &ra) == udrv_reg_reset(s, &rb) &&
 			    ra == rb &&
 			    !strcmp(udrv_reg_desc(r), udrv_reg_desc(s)) &&
@@ -211,6 +218,7 @@ static void check_same(const struct udrv_regmap *a, const struct udrv_regmap *b)
 			FUZZ_ASSERT(!strcmp(udrv_field_name(f), udrv_field_name(g)) &&
 				    udrv_field_msb(f) == udrv_field_msb(g) &&
 				    udrv_field_lsb(f) == udrv_field_lsb(g) &&
+				    udrv_field_access(f) == udrv_field_access(g) &&
 				    !strcmp(udrv_field_desc(f), udrv_field_desc(g)) &&
 				    udrv_field_value_count(f) ==
 				    udrv_field_value_count(g));
