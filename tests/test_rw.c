@@ -428,6 +428,77 @@ static void ioctl_is_enotty(void)
 }
 
 #define PAGE		4096
+#define FAILSLAB	"/sys/kernel/debug/failslab/"
+#define FAIL_NTH	"/proc/thread-self/fail-nth"
+
+/* fail-nth (the debug kernel's fault injection): arm it for allocation @n */
+static void nth_arm(int nth, unsigned int n)
+{
+	char text[16];
+	int len = snprintf(text, sizeof(text), "%u", n);
+
+	EXPECT_EQ(pwrite(nth, text, len, 0), len);
+}
+
+/* what is left of fail-nth's count (0: the failure was injected) */
+static unsigned long nth_left(int nth)
+{
+	char text[16];
+	ssize_t len = pread(nth, text, sizeof(text) - 1, 0);
+
+	EXPECT(len > 0);
+	text[len] = 0;
+	return strtoul(text, NULL, 10);
+}
+
+/*
+ * iio(4) ERRORS: a read or write of I/O memory over 64 bytes needs a
+ * transfer buffer; with none to be had (fail-nth fails the task's next
+ * slab allocation: the debug kernel, make check-debug) it fails with
+ * ENOMEM, having touched nothing; one of 64 bytes allocates nothing.
+ */
+static void enomem_without_transfer_buffer(void)
+{
+	char buf[PAGE], wait_was[8], verbose_was[8];
+	int fd, nth, edu = iio_must_find("edu", 0);
+
+	if (!path_exists(FAIL_NTH))
+		check_skip("no " FAIL_NTH ": this kernel has no fault injection (make check-debug's kernel has)");
+	if (!path_exists(FAILSLAB))
+		debugfs_mount();
+	if (!path_exists(FAILSLAB))
+		check_skip("no failslab in debugfs (CONFIG_FAILSLAB, CONFIG_FAULT_INJECTION_DEBUG_FS)");
+	/* GFP_KERNEL allocations may fail too; a line per failure, no stack */
+	snprintf(wait_was, sizeof(wait_was), "%s",
+		 read_text(FAILSLAB "ignore-gfp-wait"));
+	snprintf(verbose_was, sizeof(verbose_was), "%s",
+		 read_text(FAILSLAB "verbose"));
+	debugfs_knob("failslab/ignore-gfp-wait", "N");
+	debugfs_knob("failslab/verbose", "1");
+	/* edu's BAR0 past its registers: reads all ones, ignores writes */
+	fd = MUST(open(iio_node(edu, ""), O_RDWR));
+	nth = MUST(open(FAIL_NTH, O_RDWR));
+	memset(buf, 0x5a, sizeof(buf));
+	nth_arm(nth, 1);
+	EXPECT_ERRNO(pread(fd, buf, 65, 0x1000), ENOMEM);
+	EXPECT_EQ(nth_left(nth), 0);
+	EXPECT_EQ(buf[0], 0x5a);
+	nth_arm(nth, 1);
+	EXPECT_ERRNO(pwrite(fd, buf, sizeof(buf), 0x1000), ENOMEM);
+	EXPECT_EQ(nth_left(nth), 0);
+	/* 64 bytes go through the stack: no allocation to fail */
+	nth_arm(nth, 1);
+	EXPECT_EQ(pread(fd, buf, 64, 0x1000), 64);
+	EXPECT_EQ(nth_left(nth), 1);
+	nth_arm(nth, 0);
+	EXPECT_EQ((unsigned char)buf[0], 0xff);
+	EXPECT_EQ(pread(fd, buf, 65, 0x1000), 65);
+	close(nth);
+	close(fd);
+	debugfs_knob("failslab/ignore-gfp-wait", wait_was);
+	debugfs_knob("failslab/verbose", verbose_was);
+}
+
 static unsigned long long now_us(void)
 {
 	struct timespec ts;
@@ -559,6 +630,7 @@ static const struct check_case cases[] = {
 	CASE(readv_writev),
 	CASE(ioctl_is_enotty),
 	CASE(o_append_has_no_effect),
+	CASE(enomem_without_transfer_buffer),
 	CASE_T(fatal_signal_ends_long_transfer, 120),
 	CASE_T(fatal_signal_ends_long_io_transfer, 120),
 };
