@@ -28,76 +28,78 @@ static const char *dma_refused_why(const struct iio_device_info *dev)
 	return "dma_iommu is refused: no IOMMU confines the device's DMA (the kernel log says why); iio.enable_unsafe_noiommu_mode=1 allows it, unsafe (see iio(4), IOMMU)";
 }
 
+/*
+ * Writes @text to @dev's sysfs attribute @attr: 0, or the kernel's errno
+ * (errno set too); dies with @absent if the device has no such attribute.
+ */
+static int dma_attr_write(const struct iio_device_info *dev,
+			  const char *attr, const char *text,
+			  const char *absent)
+{
+	char path[PATH_MAX];
+	int fd, err = 0;
+
+	device_attr_path(dev, attr, path, sizeof(path));
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT)
+		die(IIOCTL_EUSAGE, "%s %s", dev->label, absent);
+	if (fd < 0)
+		die_open(path, " for writing");
+	if (write(fd, text, strlen(text)) < 0)
+		err = errno;
+	close(fd);
+	errno = err;
+	return err;
+}
+
 /* Writes SIZE to dma_request; the kernel's errno explained. */
 static void dma_request(const struct iio_device_info *dev, uint64_t size)
 {
-	char path[PATH_MAX], text[32];
-	ssize_t n;
-	int fd;
+	char text[32];
+	int err;
 
-	device_attr_path(dev, "dma_request", path, sizeof(path));
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0 && errno == ENOENT)
-		die(IIOCTL_EUSAGE, "%s does not take DMA buffer requests",
-		    dev->label);
-	if (fd < 0)
-		die_open(path, " for writing");
 	snprintf(text, sizeof(text), "%llu", (unsigned long long)size);
-	n = write(fd, text, strlen(text));
-	if (n < 0) {
-		int err = errno;
-
-		close(fd);
-		errno = err;
-		if (err == E2BIG)
-			die(IIOCTL_EUSAGE, "%s: 0x%llx more bytes of DMA buffers are over the stub's limit",
-			    dev->label, (unsigned long long)size);
-		if (err == ENOSPC)
-			die(IIOCTL_EUSAGE, "%s has all its DMA buffers already",
-			    dev->label);
-		if (err == EPERM && dma_refused_why(dev))
-			die(IIOCTL_EDEVICE, "%s: DMA buffer refused: %s",
-			    dev->label, dma_refused_why(dev));
-		die_perror(errno_status(err), "%s: cannot add a DMA buffer of 0x%llx bytes",
-			   dev->label, (unsigned long long)size);
-	}
-	close(fd);
+	err = dma_attr_write(dev, "dma_request", text,
+			     "does not take DMA buffer requests");
+	if (!err)
+		return;
+	if (err == E2BIG)
+		die(IIOCTL_EUSAGE, "%s: 0x%llx more bytes of DMA buffers are over the stub's limit",
+		    dev->label, (unsigned long long)size);
+	if (err == ENOSPC)
+		die(IIOCTL_EUSAGE, "%s has all its DMA buffers already",
+		    dev->label);
+	if (err == EPERM && dma_refused_why(dev))
+		die(IIOCTL_EDEVICE, "%s: DMA buffer refused: %s",
+		    dev->label, dma_refused_why(dev));
+	errno = err;
+	die_perror(errno_status(err), "%s: cannot add a DMA buffer of 0x%llx bytes",
+		   dev->label, (unsigned long long)size);
 }
 
 /* Writes K to dma_free; the kernel's errno explained. */
 static void dma_free(const struct iio_device_info *dev, unsigned k)
 {
-	char path[PATH_MAX], text[16];
-	ssize_t n;
-	int fd;
+	char text[16];
+	int err;
 
-	device_attr_path(dev, "dma_free", path, sizeof(path));
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0 && errno == ENOENT)
-		die(IIOCTL_EUSAGE, "%s has no DMA buffers to free (it does no DMA)",
-		    dev->label);
-	if (fd < 0)
-		die_open(path, " for writing");
 	snprintf(text, sizeof(text), "%u", k);
-	n = write(fd, text, strlen(text));
-	if (n < 0) {
-		int err = errno;
-
-		close(fd);
-		errno = err;
-		if (err == ENOENT)
-			die(IIOCTL_EUSAGE, "%s has no DMA buffer %u ('iioctl dma %s' lists them)",
-			    dev->label, k, dev->label);
-		if (err == EPERM)
-			die(IIOCTL_EUSAGE, "%s: dma%u is the stub's own buffer: it goes only with the device (unbind it)",
-			    dev->label, k);
-		if (err == ENODEV)
-			die(IIOCTL_EGONE, "%s: the device went away (its buffers with it)",
-			    dev->label);
-		die_perror(errno_status(err), "%s: cannot free DMA buffer %u",
-			   dev->label, k);
-	}
-	close(fd);
+	err = dma_attr_write(dev, "dma_free", text,
+			     "has no DMA buffers to free (it does no DMA)");
+	if (!err)
+		return;
+	if (err == ENOENT)
+		die(IIOCTL_EUSAGE, "%s has no DMA buffer %u ('iioctl dma %s' lists them)",
+		    dev->label, k, dev->label);
+	if (err == EPERM)
+		die(IIOCTL_EUSAGE, "%s: dma%u is the stub's own buffer: it goes only with the device (unbind it)",
+		    dev->label, k);
+	if (err == ENODEV)
+		die(IIOCTL_EGONE, "%s: the device went away (its buffers with it)",
+		    dev->label);
+	errno = err;
+	die_perror(errno_status(err), "%s: cannot free DMA buffer %u",
+		   dev->label, k);
 }
 
 static int do_dma(int argc, const char **argv)
