@@ -112,7 +112,7 @@ static ssize_t dma_request_store(struct device *dev,
 
 	ret = iio_kstrtou64(buf, &size);
 	if (ret)
-		return ret;
+		return -EINVAL;		/* ERANGE too: iio(4) says EINVAL */
 
 	down_read(&icd->idev_lock);
 	ret = icd->idev ? iio_dma_request(icd, icd->idev, size) : -ENODEV;

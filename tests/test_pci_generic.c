@@ -501,6 +501,8 @@ static void msix_fallback_and_requested_dma(void)
 
 	EXPECT_EQ(iio_dma_request(nr, "0"), EINVAL);
 	EXPECT_EQ(iio_dma_request(nr, "lots"), EINVAL);
+	/* too large to parse: EINVAL too, not kstrtou64()'s ERANGE */
+	EXPECT_EQ(iio_dma_request(nr, "99999999999999999999"), EINVAL);
 	EXPECT_EQ(iio_dma_request(nr, "0x7000"), E2BIG);
 	EXPECT_EQ(iio_dma_request(nr, "4096"), 0);
 	EXPECT_EQ(iio_dma_request(nr, "0x1001"), 0);	/* two pages */
