@@ -52,6 +52,13 @@ static int dma_attr_write(const struct iio_device_info *dev,
 	return err;
 }
 
+/* ENODEV from dma_request or dma_free: the device is going away */
+static noreturn void dma_gone(const struct iio_device_info *dev)
+{
+	die(IIOCTL_EGONE, "%s: the device went away (its buffers with it)",
+	    dev->label);
+}
+
 /* Writes SIZE to dma_request; the kernel's errno explained. */
 static void dma_request(const struct iio_device_info *dev, uint64_t size)
 {
@@ -72,6 +79,8 @@ static void dma_request(const struct iio_device_info *dev, uint64_t size)
 	if (err == EPERM && dma_refused_why(dev))
 		die(IIOCTL_EDEVICE, "%s: DMA buffer refused: %s",
 		    dev->label, dma_refused_why(dev));
+	if (err == ENODEV)
+		dma_gone(dev);
 	errno = err;
 	die_perror(errno_status(err), "%s: cannot add a DMA buffer of 0x%llx bytes",
 		   dev->label, (unsigned long long)size);
@@ -95,8 +104,7 @@ static void dma_free(const struct iio_device_info *dev, unsigned k)
 		die(IIOCTL_EUSAGE, "%s: dma%u is the stub's own buffer: it goes only with the device (unbind it)",
 		    dev->label, k);
 	if (err == ENODEV)
-		die(IIOCTL_EGONE, "%s: the device went away (its buffers with it)",
-		    dev->label);
+		dma_gone(dev);
 	errno = err;
 	die_perror(errno_status(err), "%s: cannot free DMA buffer %u",
 		   dev->label, k);
