@@ -65,27 +65,22 @@ static void remove_root(void)
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
+	static const char *const dirs[] = {
+		"sys", "dev", "sys/iio0", "pci", "pci/0000:00:10.0", "bus",
+		"bus/pci",
+	};
 	char path[512], dev[512], target[512];
+	size_t i;
 
 	(void)argc;
 	(void)argv;
 	snprintf(root, sizeof(root), "/tmp/fuzz-json-XXXXXX");
 	FUZZ_ASSERT(mkdtemp(root));
 	atexit(remove_root);
-	snprintf(path, sizeof(path), "%s/sys", root);
-	make_dir(path);
-	snprintf(path, sizeof(path), "%s/dev", root);
-	make_dir(path);
-	snprintf(path, sizeof(path), "%s/sys/iio0", root);
-	make_dir(path);
-	snprintf(path, sizeof(path), "%s/pci", root);
-	make_dir(path);
-	snprintf(path, sizeof(path), "%s/pci/0000:00:10.0", root);
-	make_dir(path);
-	snprintf(path, sizeof(path), "%s/bus", root);
-	make_dir(path);
-	snprintf(path, sizeof(path), "%s/bus/pci", root);
-	make_dir(path);
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", root, dirs[i]);
+		make_dir(path);
+	}
 	snprintf(path, sizeof(path), "%s/pci/0000:00:10.0/subsystem", root);
 	snprintf(target, sizeof(target), "%s/bus/pci", root);
 	FUZZ_ASSERT(!symlink(target, path));
