@@ -32,8 +32,8 @@ struct pci_ids_names {
 	char class[96], subclass[96], prog_if[96];
 };
 
-static void pci_ids_lookup(const struct iio_pci_id *num,
-			   struct pci_ids_names *n)
+static void pci_ids_read(const struct iio_pci_id *num,
+			 struct pci_ids_names *n)
 {
 	static const char *const paths[] = {
 		"/usr/share/misc/pci.ids", "/usr/share/hwdata/pci.ids",
@@ -88,6 +88,37 @@ static void pci_ids_lookup(const struct iio_pci_id *num,
 		}
 	}
 	fclose(f);
+}
+
+/*
+ * pci_ids_read()'s names, the file read once for each device identity:
+ * every identity column of every device asks (pci_ident()), list's one
+ * after another, and pci.ids is a file of a megabyte and more.
+ */
+static void pci_ids_lookup(const struct iio_pci_id *num,
+			   struct pci_ids_names *n)
+{
+	static struct {
+		bool valid;
+		unsigned vendor, device, class;
+		char env[PATH_MAX];
+		struct pci_ids_names names;
+	} last;
+	const char *env = getenv("IIOCTL_PCIIDS");
+
+	if (!env)
+		env = "";
+	if (!last.valid || last.vendor != num->vendor ||
+	    last.device != num->device || last.class != num->class ||
+	    strcmp(last.env, env)) {
+		pci_ids_read(num, &last.names);
+		last.vendor = num->vendor;
+		last.device = num->device;
+		last.class = num->class;
+		copy_string(last.env, sizeof(last.env), env);
+		last.valid = true;
+	}
+	*n = last.names;
 }
 
 /* SYSFS/iioN/device/FILE: a file of the PCI parent */
