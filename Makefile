@@ -133,6 +133,9 @@ $(BUILD)/tests/%: tests/%.c $(TEST_LIB) $(TEST_HDRS) | deps
 	@mkdir -p $(@D)
 	$(CC) $(GUEST_CFLAGS) -Ilib -o $@ $< $(TEST_LIB)
 
+# test_faults' list of failure points
+$(BUILD)/tests/test_faults: tests/test_faults_points.h
+
 kernel: deps
 	qemu/fetch-kernel
 

@@ -12,13 +12,16 @@
  * defaults spare), and reading the file back says whether the count was
  * reached (0) or not.  Every allocation of the operation counts, the
  * kernel's own as well as our modules' (the VFS's, the driver core's,
- * sysfs's, kmemleak's and KASAN's own bookkeeping): "N failure points" is
- * how many allocations the operation makes, each of which was failed once
- * provided the operation allocates the same way every time.  It nearly
- * does: KASAN's stack depot and kmemleak allocate only now and then (a
- * stack never seen before), which shifts the later points by one for a
- * step, and one point can then go unfailed in a run (a mutant that turned
- * dma_alloc_coherent()'s failure into EIO was caught in one run of two).
+ * sysfs's, kmemleak's and KASAN's own bookkeeping): "N steps" is how many
+ * allocations the operation makes.  That number is not quite fixed:
+ * KASAN's stack depot and RCU allocate only now and then, which shifts
+ * the later allocations by one for a step, so that one of them can go
+ * unfailed in a pass (a mutant that turned dma_alloc_coherent()'s failure
+ * into EIO was caught in one run of two).  So each injected failure is
+ * also placed: the failure point of ours it hit, a call site in kmod/ of
+ * a kernel function that failed (see "failure points" below), and each
+ * operation must hit every point tests/test_faults_points.h lists for it,
+ * the loop running again where one was missed.
  *
  * After each step: the error that reached user space is the documented one
  * (ENOMEM; a stub's probe failing leaves the device without a driver, and
@@ -38,11 +41,25 @@
  *   - removal paths (unbind, rmmod) cannot fail: their allocations (uevents)
  *     are injected and must leave the device unbound and rebindable;
  *   - interrupt handlers and timers (not in a task: fail-nth counts only the
- *     task's own allocations).
+ *     task's own allocations);
+ *   - the points of a module's own load (iio_init(), a stub's init, the
+ *     probes its init starts: class_register(), platform_driver_register()
+ *     ...) are not named: in the stacks iio_test_faults saves during a
+ *     module's init, that module's frames are not found (the unwinder or
+ *     the symbol lookup of a module still loading; not investigated), so
+ *     those injections count as the kernel's.  Each step of the loads is
+ *     still injected and checked; the dummy's probe's points are named
+ *     and listed under its bind, which runs the same probe;
+ *   - a point is hit when an allocation under that call of ours failed;
+ *     where the kernel function itself absorbs that failure (a fallback,
+ *     a uevent it only logs) our call succeeded and our error branch did
+ *     not run: the operation's checks (it worked, nothing left behind)
+ *     hold all the same, but "hit" says only that the failure was there.
  *
  * Runs only under a kernel with fault injection and kmemleak (make
  * check-debug's, booted with kmemleak=on: tests/run gives the program a
- * boot of its own); elsewhere each case is a SKIP line.
+ * boot of its own) and kprobes (iio_test_faults.ko, of tests/kmod/, in
+ * the guest's /lib/modules/test/); elsewhere each case is a SKIP line.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -58,7 +75,7 @@
 
 #define DEBUGFS		"/sys/kernel/debug"
 #define KMEMLEAK	DEBUGFS "/kmemleak"
-/* more failure points than this: the loop does not end */
+/* more steps than this: the loop does not end */
 #define MAX_POINTS	2000
 
 #define EDU0		"0000:00:10.0"	/* iio_edu's at boot */
@@ -75,6 +92,12 @@
 #define EDU_IRQ_RAISE	0x60
 #define EDU_IRQ_ACK	0x64
 
+/* tests/kmod/iio_test_faults.c: where each injected failure landed */
+#define SITE_KO		"/lib/modules/test/iio_test_faults.ko"
+#define SITE_PARAM	"/sys/module/iio_test_faults/parameters/"
+/* passes of an operation's loop at most, the first one included */
+#define MAX_PASSES	5
+
 static int nth_fd = -1, kmsg_fd = -1;
 static unsigned long long last_step_ms;
 
@@ -82,6 +105,7 @@ static unsigned long long last_step_ms;
 /* fault injection, the kernel log and kmemleak */
 
 static void leaks_reset(void);
+static void site_load(void);
 
 static void fault_setup(void)
 {
@@ -108,6 +132,7 @@ static void fault_setup(void)
 	 */
 	debugfs_knob("failslab/verbose", getenv("FAULTS_VERBOSE") ?: "1");
 	debugfs_knob("fail_page_alloc/verbose", getenv("FAULTS_VERBOSE") ?: "1");
+	site_load();
 	nth_fd = MUST(open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC));
 	kmsg_fd = MUST(open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC));
 	MUST(lseek(kmsg_fd, 0, SEEK_END));
@@ -313,6 +338,306 @@ struct op {
 	unsigned int before;
 };
 
+/* ------------------------------------------------------------------ */
+/* failure points: where in our code each injected failure landed */
+
+/*
+ * A failure point is a call site in our modules (kmod/) of a kernel
+ * function that can fail for want of memory: the innermost frame of ours
+ * in the stack of the allocation fail-nth failed, with the kernel
+ * function it called (the frame above it).  iio_test_faults.ko's probe
+ * saves that stack (tests/kmod/iio_test_faults.c: the kernel's own
+ * report of an injection leaves out the __GFP_NOWARN allocations, among
+ * them dma_alloc_coherent()'s).  A point is named "FUNCTION [MODULE] ->
+ * CALLEE"; the same pair at two call sites (two return addresses) is two
+ * sites of one name.  An injection whose stack has no frame of ours is the
+ * kernel's (the VFS's, sysfs's, the module loader's, before or after our
+ * code); one whose stack, between the allocation and our frame, passes
+ * through the debugging machinery's own bookkeeping (KASAN's stack depot,
+ * kmemleak's objects, debug objects' and DMA-API debugging's pools, which
+ * absorb the failure: our call succeeds) hit no point of ours.
+ *
+ * tests/test_faults_points.h lists, per operation, every point and how
+ * many sites it has: reviewed, a change of kmod/ that adds, moves or
+ * drops a fallible call changes it.  After the loop (pass 1: n = 1, 2 ...
+ * until the operation succeeds) an expected site not hit (the
+ * allocations before it shifted by one for a step: KASAN's stack depot
+ * and RCU allocate only now and then) makes the loop run again, from a
+ * few steps before the point that precedes it in the list (the list is
+ * in the order of the allocations), then from step 1, until every site
+ * was hit (MAX_PASSES passes at most, then FAIL naming each site never
+ * hit).  A point hit that is not in the list, or a site more than
+ * listed, is a note: the list is one full run's and lacks what that run's
+ * shifts skipped (see points_check()); once it is complete, those should
+ * fail too.  FAULTS_LIST=1 in the
+ * environment (the kernel command line: tests/run TESTS_APPEND) prints
+ * each operation's points as the list's lines instead of failing on a
+ * difference, to make or review the list.
+ */
+struct expected_point {
+	const char *op;		/* the operation's name */
+	const char *point;	/* "FUNCTION [MODULE] -> CALLEE" */
+	unsigned int sites;	/* call sites of that pair */
+};
+
+#include "test_faults_points.h"
+
+#define MAX_SITES	8
+
+struct point {
+	char name[192];
+	char sites[MAX_SITES][96];	/* FUNCTION+0xOFF/0xSIZE */
+	unsigned int nsites;
+	unsigned int first_n;		/* the step that first hit it */
+};
+
+static struct {
+	struct point p[128];
+	unsigned int n;
+	/* injections that hit no point of ours, by why */
+	unsigned int kernel, bookkeeping;
+} points;
+
+/* the injected failure's stack of the current step, "" if none */
+static char step_site[4096];
+
+static const char *const our_modules[] = {
+	"iio", "iio_user_dummy", "iio_edu", "iio_pcitest", "iio_pci_generic",
+};
+
+/* frames of the debugging machinery, which absorbs a failure */
+static const char *const bookkeeping[] = {
+	"kasan", "stack_depot", "kmemleak", "create_object", "mem_pool_alloc",
+	"debug_object", "fill_pool", "dma_debug", "dma_entry",
+};
+
+static void site_load(void)
+{
+	int fd, err;
+
+	if (path_exists(SITE_PARAM "site"))
+		return;
+	fd = MUST(open(SITE_KO, O_RDONLY | O_CLOEXEC));
+	if (syscall(SYS_finit_module, fd, "", 0) && errno != EEXIST)
+		FAIL("finit_module(%s): %s", SITE_KO, strerror(errno));
+	close(fd);
+	err = write_text(SITE_PARAM "site", "0");
+	if (err)
+		FAIL("clearing %ssite: %s", SITE_PARAM, strerror(err));
+}
+
+static void site_arm(bool on)
+{
+	int err = write_text(SITE_PARAM "armed", on ? "1" : "0");
+
+	if (err)
+		FAIL("%s iio_test_faults' probe: %s", on ? "arming" : "disarming",
+		     strerror(err));
+}
+
+/* the stack iio_test_faults saved (into step_site), then cleared */
+static void site_take(void)
+{
+	int fd = MUST(open(SITE_PARAM "site", O_RDONLY | O_CLOEXEC));
+	ssize_t n = read(fd, step_site, sizeof(step_site) - 1);
+
+	if (n < 0)
+		FAIL("reading %ssite: %s", SITE_PARAM, strerror(errno));
+	close(fd);
+	step_site[n] = 0;
+	if (write_text(SITE_PARAM "site", "0"))
+		FAIL("clearing %ssite", SITE_PARAM);
+}
+
+/* @frame's function name (up to "+0x") into @fn */
+static void frame_function(const char *frame, char *fn, size_t size)
+{
+	size_t len = strcspn(frame, "+ \n");
+
+	snprintf(fn, size, "%.*s", (int)(len < size ? len : size - 1), frame);
+}
+
+/* @frame's module ("" for the kernel's) into @mod */
+static void frame_module(const char *frame, char *mod, size_t size)
+{
+	const char *open = strchr(frame, '['), *close;
+
+	mod[0] = 0;
+	if (!open || !(close = strchr(open, ']')))
+		return;
+	snprintf(mod, size, "%.*s", (int)(close - open - 1), open + 1);
+}
+
+static bool ours(const char *mod)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(our_modules) / sizeof(our_modules[0]); i++)
+		if (!strcmp(mod, our_modules[i]))
+			return true;
+	return false;
+}
+
+/* Files step @n's injection (step_site) under its point, if one of ours. */
+static void site_record(unsigned int n)
+{
+	char copy[sizeof(step_site)], fn[96], mod[64], callee[96] = "?";
+	char name[192], site[96];
+	bool absorbed = false;
+	char *line, *save;
+	struct point *p;
+	unsigned int i;
+
+	snprintf(copy, sizeof(copy), "%s", step_site);
+	for (line = strtok_r(copy, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		frame_function(line, fn, sizeof(fn));
+		frame_module(line, mod, sizeof(mod));
+		if (ours(mod))
+			break;
+		for (i = 0; i < sizeof(bookkeeping) / sizeof(bookkeeping[0]); i++)
+			if (strstr(fn, bookkeeping[i]))
+				absorbed = true;
+		snprintf(callee, sizeof(callee), "%s", fn);
+	}
+	if (!line) {
+		points.kernel++;
+		return;
+	}
+	if (absorbed) {
+		points.bookkeeping++;
+		return;
+	}
+	snprintf(name, sizeof(name), "%s [%s] -> %s", fn, mod, callee);
+	snprintf(site, sizeof(site), "%.*s", (int)strcspn(line, " "), line);
+	for (i = 0; i < points.n; i++)
+		if (!strcmp(points.p[i].name, name))
+			break;
+	if (i == points.n) {
+		if (points.n == sizeof(points.p) / sizeof(points.p[0]))
+			FAIL("more than %u failure points", points.n);
+		p = &points.p[points.n++];
+		snprintf(p->name, sizeof(p->name), "%s", name);
+		p->nsites = 0;
+		p->first_n = n;
+	}
+	p = &points.p[i];
+	for (i = 0; i < p->nsites; i++)
+		if (!strcmp(p->sites[i], site))
+			return;
+	if (p->nsites == MAX_SITES)
+		FAIL("%s: more than %u sites", p->name, MAX_SITES);
+	snprintf(p->sites[p->nsites++], sizeof(p->sites[0]), "%s", site);
+}
+
+static const struct point *point_hit(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < points.n; i++)
+		if (!strcmp(points.p[i].name, name))
+			return &points.p[i];
+	return NULL;
+}
+
+static const struct expected_point *point_listed(const char *op,
+						 const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(expected_points) / sizeof(expected_points[0]); i++)
+		if (!strcmp(expected_points[i].op, op) &&
+		    !strcmp(expected_points[i].point, name))
+			return &expected_points[i];
+	return NULL;
+}
+
+/*
+ * The listed points of @op whose sites were not all hit: how many; the
+ * step to start the next pass from (a few before the hit point listed
+ * before the first of them) into @from.
+ */
+static unsigned int points_missing(const char *op, unsigned int *from)
+{
+	unsigned int missing = 0, last_n = 1;
+	size_t i;
+
+	*from = 0;
+	for (i = 0; i < sizeof(expected_points) / sizeof(expected_points[0]); i++) {
+		const struct expected_point *e = &expected_points[i];
+		const struct point *p;
+
+		if (strcmp(e->op, op))
+			continue;
+		p = point_hit(e->point);
+		if (p && p->nsites >= e->sites) {
+			last_n = p->first_n;
+			continue;
+		}
+		if (!missing++)
+			*from = last_n > 3 ? last_n - 3 : 1;
+	}
+	return missing;
+}
+
+/*
+ * After the passes: each listed point of @op hit at all its sites, no
+ * other; notes the points (FAULTS_LIST=1: as the list's lines).
+ */
+static void points_check(const char *op, unsigned int steps,
+			 unsigned int passes)
+{
+	bool list = getenv("FAULTS_LIST") && strcmp(getenv("FAULTS_LIST"), "0");
+	unsigned int i, listed = 0, sites = 0;
+	char bad[4096] = "";
+	size_t len = 0;
+
+	for (i = 0; i < points.n; i++) {
+		const struct point *p = &points.p[i];
+		const struct expected_point *e = point_listed(op, p->name);
+
+		sites += p->nsites;
+		if (list)
+			check_note("\t{ \"%s\",\n\t  \"%s\", %u },", op, p->name,
+				   p->nsites);
+		/*
+		 * Not listed (or more sites): a note, not a failure yet.
+		 * The list comes from one full run, and a point a step's
+		 * shift skipped there is missing from it (G of 2026-12-05:
+		 * the dummy's bind hit iio_register_device()'s
+		 * dev_set_name(), which that run had not): the union of
+		 * several runs, reviewed against the code, is still to do.
+		 */
+		if (!e || p->nsites > e->sites)
+			check_note("%s: failure point \"%s\" at %u sites, listed at %u (tests/test_faults_points.h)",
+				   op, p->name, p->nsites, e ? e->sites : 0);
+	}
+	for (i = 0; i < sizeof(expected_points) / sizeof(expected_points[0]); i++) {
+		const struct expected_point *e = &expected_points[i];
+		const struct point *p;
+
+		if (strcmp(e->op, op))
+			continue;
+		listed++;
+		p = point_hit(e->point);
+		if (!p || p->nsites < e->sites)
+			len += snprintf(bad + len, sizeof(bad) - len,
+					"%snever hit: \"%s\" (%u of %u sites)",
+					len ? "; " : "", e->point,
+					p ? p->nsites : 0, e->sites);
+		if (len >= sizeof(bad))
+			len = sizeof(bad) - 1;
+	}
+	if (len && !list)
+		FAIL("%s: failure points: %s (tests/test_faults_points.h)", op,
+		     bad);
+	check_note("%s: %u steps, %u failure points of ours (%u sites), %s in %u pass%s; %u injections in the kernel's own code, %u absorbed by debugging's bookkeeping",
+		   op, steps, points.n, sites,
+		   len ? "NOT as listed" : listed ? "every one hit" : "none listed",
+		   passes, passes == 1 ? "" : "es", points.kernel,
+		   points.bookkeeping);
+}
+
 /*
  * 6.1's register_irq_proc() ignores a failure to make one of the entries of
  * /proc/irq/N/, and unregister_irq_proc() then warns that the entry it
@@ -320,7 +645,7 @@ struct op {
  * the interrupt's descriptor is freed: the genirq core's mishandling, for
  * every newly allocated interrupt (MSI, MSI-X) whose request_irq() had that
  * allocation failed.  A step whose injected failure was there (its stack,
- * FAULTS_VERBOSE=2 for the operations that allocate interrupts) announces
+ * from iio_test_faults) announces
  * that warning to qemu/log-check and to log_check(), once, before the
  * interrupt is freed.
  */
@@ -330,7 +655,7 @@ static void irq_proc_gap(void)
 		"iio-test: expect a kernel warning in remove_proc_entry";
 	int fd;
 
-	if (!step_logged("\n register_irq_proc+0x"))
+	if (!strstr(step_site, "\nregister_irq_proc+0x"))
 		return;
 	fd = MUST(open("/dev/kmsg", O_WRONLY | O_CLOEXEC));
 	EXPECT_EQ(write(fd, line, strlen(line)), (ssize_t)strlen(line));
@@ -338,69 +663,128 @@ static void irq_proc_gap(void)
 	expected_warnings++;
 }
 
+/* whether @name has one of the comma-separated @texts */
+static bool name_has_one_of(const char *name, const char *texts)
+{
+	char copy[256], *text, *save;
+
+	snprintf(copy, sizeof(copy), "%s", texts);
+	for (text = strtok_r(copy, ",", &save); text;
+	     text = strtok_r(NULL, ",", &save))
+		if (strstr(name, text))
+			return true;
+	return false;
+}
+
+/*
+ * One step of @op's loop: its n-th allocation failed (none for n == 0),
+ * then checked; whether a failure was injected.  Not injected: the
+ * operation succeeded and stays done (its kmemleak check made).
+ */
+static bool fault_step(struct op *op, unsigned int n, unsigned int *failures)
+{
+	bool injected = false;
+	int err;
+
+	if (op->prepare)
+		op->prepare(op);
+	log_check(op->name, n ? n - 1 : 0);
+	step_log_len = 0;
+	step_log[0] = 0;
+	step_site[0] = 0;
+	if (n)
+		fault_arm(n);
+	err = op->run(op);
+	if (n)
+		injected = fault_disarm();
+	last_step_ms = now_ms();
+	if (injected) {
+		site_take();
+		site_record(n);
+	}
+	log_check(op->name, n);
+	if (!injected) {
+		if (err)
+			FAIL("%s: %s with no failure injected", op->name,
+			     strerror(err));
+		op->done(op);
+		log_check(op->name, n);
+		leaks_check(op->name);
+		return false;
+	}
+	if (err) {
+		(*failures)++;
+		op->failed(op, err);
+	} else {
+		op->done(op);
+		irq_proc_gap();
+		op->undo(op);
+	}
+	log_check(op->name, n);
+	return true;
+}
+
 /*
  * Runs @op with its n-th allocation failed, n = 1, 2 ... until it succeeds
- * with nothing injected; returns how many failure points it had.  A
- * failure absorbed on the way (the operation worked) counts as a point all
- * the same.
+ * with nothing injected, then again from where a listed failure point was
+ * not hit (the head of the failure points' section: pass 2 from a few
+ * steps before the point listed before it, any later pass from step 1)
+ * until every one was;
+ * checks the points against the list; returns how many steps the first
+ * pass had (allocations of the operation).  A failure absorbed on the way
+ * (the operation worked) counts as a step all the same.
  */
 static unsigned int fault_loop(struct op *op)
 {
 	const char *only = getenv("FAULTS_ONLY");
-	unsigned int n, failures = 0;
-	bool stacks;
+	unsigned int n, steps = 0, failures = 0, more = 0, pass, from;
 
-	/* FAULTS_ONLY=TEXT: only the operations whose name has TEXT (debugging) */
-	if (only && !strstr(op->name, only)) {
-		if (op->prepare)
-			op->prepare(op);
-		if (op->run(op))
-			FAIL("%s: %s", op->name, strerror(errno));
-		op->done(op);
-		return 0;
-	}
-
-	/* the stacks, to tell register_irq_proc()'s failures (irq_proc_gap()) */
-	stacks = op->params && (strstr(op->params, "msi") ||
-				strstr(op->params, "vectors"));
-	debugfs_knob("failslab/verbose", stacks ? "2" : getenv("FAULTS_VERBOSE") ?: "1");
-	log_check(op->name, 0);
-	for (n = 1; n <= MAX_POINTS; n++) {
-		bool injected;
+	/*
+	 * FAULTS_ONLY=TEXT[,TEXT...]: only the operations whose name has one
+	 * of the TEXTs (a narrowed run); the others run once, uninjected
+	 */
+	if (only && !name_has_one_of(op->name, only)) {
 		int err;
 
 		if (op->prepare)
 			op->prepare(op);
-		log_check(op->name, n - 1);
-		step_log_len = 0;
-		step_log[0] = 0;
-		fault_arm(n);
 		err = op->run(op);
-		injected = fault_disarm();
-		last_step_ms = now_ms();
-		log_check(op->name, n);
-		if (!injected) {
-			if (err)
-				FAIL("%s: %s with no failure injected", op->name,
-				     strerror(err));
-			op->done(op);
-			log_check(op->name, n);
-			leaks_check(op->name);
-			check_note("%s: %u failure points, %u of them failed it",
-				   op->name, n - 1, failures);
-			return n - 1;
-		}
-		if (err) {
-			failures++;
-			op->failed(op, err);
-		} else {
-			op->done(op);
-			irq_proc_gap();
-			op->undo(op);
-		}
-		log_check(op->name, n);
+		if (err)
+			FAIL("%s: %s", op->name, strerror(err));
+		op->done(op);
+		return 0;
 	}
-	FAIL("%s: more than %u failure points", op->name, MAX_POINTS);
+
+	log_check(op->name, 0);
+	memset(&points, 0, sizeof(points));
+	site_arm(true);
+	for (n = 1; n <= MAX_POINTS && fault_step(op, n, &failures); n++)
+		;
+	if (n > MAX_POINTS)
+		FAIL("%s: more than %u steps", op->name, MAX_POINTS);
+	steps = n - 1;
+	for (pass = 2; pass <= MAX_PASSES && points_missing(op->name, &from);
+	     pass++) {
+		/* the whole loop again if starting near the point did not do */
+		if (pass > 2)
+			from = 1;
+		check_note("%s: pass %u from step %u: %u listed failure points not hit yet",
+			   op->name, pass, from, points_missing(op->name, &n));
+		op->undo(op);
+		for (n = from; n <= MAX_POINTS; n++) {
+			if (!fault_step(op, n, &more))
+				break;
+			if (!points_missing(op->name, &from)) {
+				fault_step(op, 0, &more);
+				break;
+			}
+		}
+	}
+	site_arm(false);
+	points_check(op->name, steps, pass - 1);
+	check_note("%s: %u steps, %u of them failed it", op->name, steps,
+		   failures);
+	return steps;
 }
 
 /* the errno an injected allocation failure gives */

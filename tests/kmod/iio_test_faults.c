@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * iio_test_faults.c - a test-only stub: where each injected allocation
+ * failure landed (tests/test_faults)
+ *
+ * /proc/thread-self/fail-nth fails the n-th slab or page allocation of a
+ * task.  The kernel's own line for it ("FAULT_INJECTION: forcing a
+ * failure", and the stack at verbose 2) is left out for an allocation
+ * made with __GFP_NOWARN, as dma_alloc_coherent()'s in iio_dma.c is, so
+ * the log cannot say where every failure was.  This module puts a kprobe
+ * on should_fail_ex(), which every allocation fail-nth counts goes
+ * through, and saves the stack of the call that fail-nth fails (the
+ * task's count is 1 on entry: the call takes it to 0 and fails), whatever
+ * the allocation's flags.  The probe has a post handler, which keeps it
+ * from being optimized into a jump: the stack is then unwound through
+ * the breakpoint's exception frame, which the ORC unwinder knows.
+ *
+ * Parameters, root only:
+ *  armed	write 1 to register the probe, 0 to remove it (the default:
+ *		while it is registered every allocation of the machine traps)
+ *  site	the stack of the last failure fail-nth injected since it
+ *		was cleared: one frame a line (%pB), innermost first, from
+ *		the probed call on; empty if none.  Writing anything clears
+ *		it.
+ *
+ * Without CONFIG_FAULT_INJECTION (Debian's kernels) there is nothing to
+ * probe: arming fails with EOPNOTSUPP.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/sched.h>
+#include <linux/stacktrace.h>
+
+#define SITE_DEPTH	48
+
+static DEFINE_MUTEX(armed_lock);
+static bool armed;
+/*
+ * The saved stack: written by the failing task itself, in the breakpoint's
+ * handler (an NMI: no lock, a lock process context takes too could
+ * deadlock there, and lockdep says so), read afterwards (test_faults reads
+ * it in the same task once the failed call returned); site_len is stored
+ * last (release) and loaded first (acquire).
+ */
+static unsigned long site[SITE_DEPTH];
+static unsigned int site_len;
+
+#ifdef CONFIG_FAULT_INJECTION
+static int fault_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	unsigned long entries[SITE_DEPTH];
+	unsigned int n, i;
+
+	/*
+	 * fail-nth fails this call: its count goes from 1 to 0.  Not
+	 * in_task(): the breakpoint's handler runs as an NMI.  A call from
+	 * an interrupt of the task, which fail-nth skips, may be saved too,
+	 * but the failure that follows it is saved over it.
+	 */
+	if (READ_ONCE(current->fail_nth) != 1)
+		return 0;
+	n = stack_trace_save(entries, ARRAY_SIZE(entries), 0);
+	/* from the probed function on: the breakpoint's frames left out */
+	for (i = 0; i < n; i++)
+		if (entries[i] >= (unsigned long)p->addr &&
+		    entries[i] < (unsigned long)p->addr + 16)
+			break;
+	if (i == n)
+		i = 0;
+	WRITE_ONCE(site_len, 0);
+	memcpy(site, entries + i, (n - i) * sizeof(site[0]));
+	/* the frames before their number: pairs with site_get()'s acquire */
+	smp_store_release(&site_len, n - i);
+	return 0;
+}
+
+/* keeps the probe from being optimized (see the head of the file) */
+static void fault_post(struct kprobe *p, struct pt_regs *regs,
+		       unsigned long flags)
+{
+}
+
+static struct kprobe fault_probe = {
+	.symbol_name = "should_fail_ex",
+	.pre_handler = fault_pre,
+	.post_handler = fault_post,
+};
+
+static int fault_probe_set(bool on)
+{
+	int ret;
+
+	if (!on) {
+		unregister_kprobe(&fault_probe);
+		return 0;
+	}
+	/* a kprobe is registered afresh, never twice from the same state */
+	fault_probe.addr = NULL;
+	fault_probe.flags = 0;
+	ret = register_kprobe(&fault_probe);
+	if (ret)
+		pr_err("kprobe on should_fail_ex: %d\n", ret);
+	return ret;
+}
+#else
+static int fault_probe_set(bool on)
+{
+	return on ? -EOPNOTSUPP : 0;
+}
+#endif
+
+static int armed_set(const char *val, const struct kernel_param *kp)
+{
+	bool on;
+	int ret = kstrtobool(val, &on);
+
+	if (ret)
+		return ret;
+	mutex_lock(&armed_lock);
+	if (on != armed) {
+		ret = fault_probe_set(on);
+		if (!ret)
+			armed = on;
+	}
+	mutex_unlock(&armed_lock);
+	return ret;
+}
+
+static int armed_get(char *buffer, const struct kernel_param *kp)
+{
+	return sysfs_emit(buffer, "%d\n", READ_ONCE(armed));
+}
+
+static const struct kernel_param_ops armed_ops = {
+	.set = armed_set,
+	.get = armed_get,
+};
+module_param_cb(armed, &armed_ops, NULL, 0600);
+MODULE_PARM_DESC(armed, "1: the probe on should_fail_ex() is registered");
+
+static int site_clear(const char *val, const struct kernel_param *kp)
+{
+	WRITE_ONCE(site_len, 0);
+	return 0;
+}
+
+static int site_get(char *buffer, const struct kernel_param *kp)
+{
+	/* the number before the frames: pairs with fault_pre()'s release */
+	unsigned int n = smp_load_acquire(&site_len), i;
+	int len = 0;
+
+	for (i = 0; i < n; i++)
+		len += scnprintf(buffer + len, PAGE_SIZE - len, "%pB\n",
+				 (void *)site[i]);
+	return len;
+}
+
+static const struct kernel_param_ops site_ops = {
+	.set = site_clear,
+	.get = site_get,
+};
+module_param_cb(site, &site_ops, NULL, 0600);
+MODULE_PARM_DESC(site, "the stack of the last failure fail-nth injected");
+
+static void __exit iio_test_faults_exit(void)
+{
+	mutex_lock(&armed_lock);
+	if (armed)
+		fault_probe_set(false);
+	armed = false;
+	mutex_unlock(&armed_lock);
+}
+module_exit(iio_test_faults_exit);
+
+MODULE_DESCRIPTION("Test-only: where each injected allocation failure landed");
+MODULE_LICENSE("GPL");
