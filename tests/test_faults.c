@@ -42,14 +42,12 @@
  *     are injected and must leave the device unbound and rebindable;
  *   - interrupt handlers and timers (not in a task: fail-nth counts only the
  *     task's own allocations);
- *   - the points of a module's own load (iio_init(), a stub's init, the
- *     probes its init starts: class_register(), platform_driver_register()
- *     ...) are not named: in the stacks iio_test_faults saves during a
- *     module's init, that module's frames are not found (the unwinder or
- *     the symbol lookup of a module still loading; not investigated), so
- *     those injections count as the kernel's.  Each step of the loads is
- *     still injected and checked; the dummy's probe's points are named
- *     and listed under its bind, which runs the same probe;
+ *   - (not a limit any more: a note) the points of a module's own load
+ *     (iio_init(), a stub's init, the probes its init starts) were once
+ *     not named: iio_test_faults named the frames when the stack was read,
+ *     after the load, when a failed load's module was freed and a
+ *     successful one's __init code and symbols too.  It names them in its
+ *     probe now, during the load, so they are points like any other;
  *   - a point is hit when an allocation under that call of ours failed;
  *     where the kernel function itself absorbs that failure (a fallback,
  *     a uevent it only logs) our call succeeded and our error branch did
@@ -609,8 +607,9 @@ static void points_check(const char *op, unsigned int steps,
 		 * several runs, reviewed against the code, is still to do.
 		 */
 		if (!e || p->nsites > e->sites)
-			check_note("%s: failure point \"%s\" at %u sites, listed at %u (tests/test_faults_points.h)",
-				   op, p->name, p->nsites, e ? e->sites : 0);
+			check_note("%s: failure point \"%s\" at %u sites (first at step %u), listed at %u (tests/test_faults_points.h)",
+				   op, p->name, p->nsites, p->first_n,
+				   e ? e->sites : 0);
 	}
 	for (i = 0; i < sizeof(expected_points) / sizeof(expected_points[0]); i++) {
 		const struct expected_point *e = &expected_points[i];

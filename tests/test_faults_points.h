@@ -9,10 +9,16 @@
  * iio_dma_add(), say); a callee is the kernel function our code called,
  * or the one that function tail-called (sysfs_create_link() ->
  * sysfs_do_create_link_sd).  An operation not here has no point of ours
- * (the open of a region node: the VFS's allocations only).  The insmod
- * lists lack the points of the module being loaded (its init and the
- * probes that init starts: test_faults.c's head says why); they have
- * those of iio.ko, already loaded, that the stub's probe calls.
+ * (the open of a region node: the VFS's allocations only).  The points
+ * of a module's own load (its init and the probes that init starts) are
+ * named since iio_test_faults names the frames during the load (a failed
+ * load's module is gone, and a successful one's __init code, by the time
+ * the stack is read): "iio_fs_init_fs_context [iio] -> init_pseudo", the
+ * one point of iio.ko's load outside its __init code, was missed in a
+ * fresh-clone run before that (its load failed, so it read as the
+ * kernel's); the run that listed it must have hit it where the failure
+ * left the load alive (SLUB retrying a failed slab page at a lower
+ * order, say).
  * Made by the full run of 2026-12-05 07:15 (FAULTS_LIST=1), checked by
  * narrowed runs since (README, "Every error path").
  */

@@ -23,6 +23,16 @@
  *		the probed call on; empty if none.  Writing anything clears
  *		it.
  *
+ * The frames are named when the failure is injected, in the probe, not
+ * when site is read: by then the module whose init made the call may be
+ * gone (its load failed: the module is freed) or its init code freed
+ * with the init symbols (its load succeeded: __init functions such as
+ * iio_init() are then nameless addresses), so that a load's own failure
+ * points would read as the kernel's.  During the load the module's
+ * symbols, its init's included, are there, and the lookup (kallsyms and
+ * the module tree, a latched RCU tree) is safe from the breakpoint's
+ * handler.
+ *
  * Without CONFIG_FAULT_INJECTION (Debian's kernels) there is nothing to
  * probe: arming fails with EOPNOTSUPP.
  */
@@ -42,20 +52,21 @@
 static DEFINE_MUTEX(armed_lock);
 static bool armed;
 /*
- * The saved stack: written by the failing task itself, in the breakpoint's
- * handler (an NMI: no lock, a lock process context takes too could
- * deadlock there, and lockdep says so), read afterwards (test_faults reads
- * it in the same task once the failed call returned); site_len is stored
- * last (release) and loaded first (acquire).
+ * The saved stack, as text (one "%pB" line a frame): written by the
+ * failing task itself, in the breakpoint's handler (an NMI: no lock, a
+ * lock process context takes too could deadlock there, and lockdep says
+ * so), read afterwards (test_faults reads it in the same task once the
+ * failed call returned); site_len is stored last (release) and loaded
+ * first (acquire).
  */
-static unsigned long site[SITE_DEPTH];
+static char site[PAGE_SIZE];
 static unsigned int site_len;
 
 #ifdef CONFIG_FAULT_INJECTION
 static int fault_pre(struct kprobe *p, struct pt_regs *regs)
 {
 	unsigned long entries[SITE_DEPTH];
-	unsigned int n, i;
+	unsigned int n, i, len;
 
 	/*
 	 * fail-nth fails this call: its count goes from 1 to 0.  Not
@@ -74,9 +85,12 @@ static int fault_pre(struct kprobe *p, struct pt_regs *regs)
 	if (i == n)
 		i = 0;
 	WRITE_ONCE(site_len, 0);
-	memcpy(site, entries + i, (n - i) * sizeof(site[0]));
-	/* the frames before their number: pairs with site_get()'s acquire */
-	smp_store_release(&site_len, n - i);
+	/* named now, while the calling module's symbols exist (see above) */
+	for (len = 0; i < n; i++)
+		len += scnprintf(site + len, sizeof(site) - len, "%pB\n",
+				 (void *)entries[i]);
+	/* the text before its length: pairs with site_get()'s acquire */
+	smp_store_release(&site_len, len);
 	return 0;
 }
 
@@ -152,13 +166,10 @@ static int site_clear(const char *val, const struct kernel_param *kp)
 
 static int site_get(char *buffer, const struct kernel_param *kp)
 {
-	/* the number before the frames: pairs with fault_pre()'s release */
-	unsigned int n = smp_load_acquire(&site_len), i;
-	int len = 0;
+	/* the length before the text: pairs with fault_pre()'s release */
+	unsigned int len = smp_load_acquire(&site_len);
 
-	for (i = 0; i < n; i++)
-		len += scnprintf(buffer + len, PAGE_SIZE - len, "%pB\n",
-				 (void *)site[i]);
+	memcpy(buffer, site, len);
 	return len;
 }
 
