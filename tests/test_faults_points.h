@@ -20,7 +20,7 @@
  * left the load alive (SLUB retrying a failed slab page at a lower
  * order, say).
  * Made by the full run of 2026-12-05 07:15 (FAULTS_LIST=1), checked by
- * narrowed runs since (README, "Every error path").
+ * narrowed runs since (tests/README.md, "Every error path").
  */
 static const struct expected_point expected_points[] = {
 	/* insmod iio */
