@@ -75,9 +75,14 @@ static void hangs(void)
 		pause();
 }
 
-/* Ignores SIGALRM and SIGTERM: only SIGKILL ends it. */
+/*
+ * Ignores SIGALRM and SIGTERM: only SIGKILL ends it.  Says what it is
+ * doing first: the timeout's line names it.
+ */
 static void hangs_ignoring_signals(void)
 {
+	check_doing("step %d of something", 3);
+	check_doing("step %d of ignoring signals", 7);
 	signal(SIGALRM, SIG_IGN);
 	signal(SIGTERM, SIG_IGN);
 	for (;;)

@@ -36,6 +36,8 @@ enum case_state {
 struct case_report {
 	int state;
 	char msg[1024];
+	/* what the case said it is doing (check_doing()), for a timeout */
+	char doing[256];
 };
 
 static const char *prog;
@@ -51,10 +53,19 @@ static volatile pid_t running_case;
  */
 static void on_term(int sig)
 {
+	static const char note[] = "# killed at the program's time limit, while ";
 	pid_t pid = running_case;
 
 	if (pid > 0)
 		kill(-pid, SIGKILL);
+	/* what the case was doing (write(2): safe in a signal handler) */
+	if (pid > 0 && report && report->doing[0]) {
+		size_t len = strnlen(report->doing, sizeof(report->doing));
+
+		if (write(STDOUT_FILENO, note, sizeof(note) - 1) > 0 &&
+		    write(STDOUT_FILENO, report->doing, len) > 0)
+			(void)!write(STDOUT_FILENO, "\n", 1);
+	}
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -111,6 +122,17 @@ void check_fail(const char *file, int line, const char *fmt, ...)
 		__atomic_store_n(&report->state, CASE_FAILED, __ATOMIC_SEQ_CST);
 	}
 	_exit(1);
+}
+
+void check_doing(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!report)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(report->doing, sizeof(report->doing), fmt, ap);
+	va_end(ap);
 }
 
 void check_skip(const char *fmt, ...)
@@ -198,7 +220,7 @@ static __attribute__((noreturn)) void case_child(const struct check_case *c)
 static int run_case(const struct check_case *c)
 {
 	unsigned int timeout_s = c->timeout_s ? c->timeout_s : CASE_TIMEOUT_S;
-	char why[sizeof(report->msg) + 64] = "";
+	char why[sizeof(report->msg) + sizeof(report->doing) + 64] = "";
 	int pidfd, status = 0, ended, state;
 	struct timespec t0;
 	long took_ms;
@@ -233,8 +255,9 @@ static int run_case(const struct check_case *c)
 	kill(-pid, SIGKILL);	/* the case at its timeout, or its leftovers */
 	if (!ended && !reap_within(pid, pidfd, REAP_TIMEOUT_MS, &status))
 		snprintf(why, sizeof(why),
-			 "timeout after %u s, and still alive %d s after SIGKILL",
-			 timeout_s, REAP_TIMEOUT_MS / 1000);
+			 "timeout after %u s%s%s, and still alive %d s after SIGKILL",
+			 timeout_s, report->doing[0] ? ", while " : "",
+			 report->doing, REAP_TIMEOUT_MS / 1000);
 	running_case = 0;
 	close(pidfd);
 	took_ms = elapsed_ms(&t0);
@@ -252,7 +275,9 @@ static int run_case(const struct check_case *c)
 		report = NULL;
 		return 0;
 	} else if (!ended)
-		snprintf(why, sizeof(why), "timeout after %u s%s%s", timeout_s,
+		snprintf(why, sizeof(why), "timeout after %u s%s%s%s%s",
+			 timeout_s, report->doing[0] ? ", while " : "",
+			 report->doing,
 			 state >= CASE_WRITING ? ", after " : "",
 			 state >= CASE_WRITING ? report->msg : "");
 	else if (state == CASE_SKIPPED)	/* then a signal or a status */

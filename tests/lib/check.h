@@ -10,8 +10,9 @@
  * values and errno; it also fails when it is killed by a signal, exits
  * non-zero, or exits without returning from its function.  A watchdog
  * kills the case's whole process group at its timeout ("timeout after N
- * s"), and the group is killed when the case ends anyway, so nothing a
- * case forks outlives it.  The result travels in shared memory, never
+ * s", with what the case last said it was doing: check_doing()), and
+ * the group is killed when the case ends anyway, so nothing a case forks
+ * outlives it.  The result travels in shared memory, never
  * through a descriptor that the case's children could hold open.
  *
  * A case that cannot run where it is (the kernel lacks what it tests)
@@ -52,6 +53,13 @@ __attribute__((noreturn, format(printf, 3, 4)))
 void check_fail(const char *file, int line, const char *fmt, ...);
 __attribute__((format(printf, 1, 2)))
 void check_note(const char *fmt, ...);
+/*
+ * What the case is doing now (printf-like; replaces what it said before):
+ * a case killed at its timeout says it, "timeout after N s, while WHAT".
+ * Shared memory, no system call: cheap enough for every step of a loop.
+ */
+__attribute__((format(printf, 1, 2)))
+void check_doing(const char *fmt, ...);
 /* Ends the case as skipped: "SKIP prog/case: why" (in the case's process). */
 __attribute__((noreturn, format(printf, 1, 2)))
 void check_skip(const char *fmt, ...);
