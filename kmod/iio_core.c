@@ -134,8 +134,7 @@ static ssize_t dma_free_store(struct device *dev, struct device_attribute *da,
 		return -EINVAL;
 
 	down_read(&icd->idev_lock);
-	ret = icd->idev ? iio_dma_free_requested(icd, icd->idev, index) :
-			  -ENODEV;
+	ret = icd->idev ? iio_dma_free_requested(icd, index) : -ENODEV;
 	up_read(&icd->idev_lock);
 	return ret ? ret : count;
 }

@@ -753,9 +753,8 @@ static void iio_dma_destroy(struct iio_class_dev *icd, unsigned int index)
 
 /**
  * iio_dma_free_requested - free a buffer that user space added (dma_free)
- * @icd: the registered class device
- * @idev: its stub's description (idev_lock held for reading, so the device
- *	cannot be revoked meanwhile)
+ * @icd: the registered class device (idev_lock held for reading, with
+ *	icd->idev set: the device cannot be revoked meanwhile)
  * @index: the buffer's number K (dmaK)
  *
  * Revokes the buffer as unregistration does (iio_dma_revoke(): calls in
@@ -771,8 +770,7 @@ static void iio_dma_destroy(struct iio_class_dev *icd, unsigned int index)
  * -ENOENT when dmaK does not exist; -EPERM when dmaK is one of the stub's
  * own buffers (they go with the device).
  */
-int iio_dma_free_requested(struct iio_class_dev *icd, struct iio_device *idev,
-			   u64 index)
+int iio_dma_free_requested(struct iio_class_dev *icd, u64 index)
 {
 	struct iio_dma_buffer *buffer;
 	int ret = 0;

@@ -148,8 +148,7 @@ void iio_dma_free_all(struct iio_class_dev *icd);
 void iio_dma_uevents_add(struct iio_class_dev *icd);
 int iio_dma_request(struct iio_class_dev *icd, struct iio_device *idev,
 		    size_t size);
-int iio_dma_free_requested(struct iio_class_dev *icd, struct iio_device *idev,
-			   u64 index);
+int iio_dma_free_requested(struct iio_class_dev *icd, u64 index);
 
 /* iio_event.c */
 extern const struct file_operations iio_event_fops;
