@@ -614,6 +614,72 @@ static void fatal_signal_ends_long_io_transfer(void)
 	close(fd);
 }
 
+/*
+ * Offset 0 while the timer writes it (iio_user_dummy(4): the tick count,
+ * rewritten on every tick): two readers, one per CPU, each read 8 bytes
+ * at offset 0 again and again; every value read is whole (never lower
+ * than the one before, never past the count read after), and the count
+ * moved while they read.  Under the KCSAN kernel (make check-kcsan) this
+ * is also where a plain load in iio_read_one() racing the timer's
+ * WRITE_ONCE() is reported (tests/mutants/kcsan-read-one-plain-load).
+ */
+#define TICK_READS 300000
+
+static void tick_reader(int fd, int out)
+{
+	uint64_t v, last = 0;
+	long i;
+
+	for (i = 0; i < TICK_READS; i++) {
+		if (pread(fd, &v, sizeof(v), 0) != sizeof(v))
+			_exit(2);
+		if (v < last)
+			_exit(3);
+		last = v;
+	}
+	_exit(write(out, &last, sizeof(last)) == sizeof(last) ? 0 : 4);
+}
+
+static void tick_count_read_whole_while_ticking(void)
+{
+	unsigned long long before, after;
+	uint64_t last[2];
+	int fd, pipefd[2], i, status;
+	pid_t pid[2];
+
+	dummy_reload("freq=10000");
+	nr = dummy_nr(0);
+	fd = open_node("", O_RDONLY);
+	MUST(pipe(pipefd));
+	before = strtoull(read_text(dummy_attr(0, "count")), NULL, 0);
+	for (i = 0; i < 2; i++) {
+		pid[i] = MUST(fork());
+		if (!pid[i])
+			tick_reader(fd, pipefd[1]);
+	}
+	close(pipefd[1]);
+	for (i = 0; i < 2; i++) {
+		EXPECT_EQ(waitpid(pid[i], &status, 0), pid[i]);
+		if (!WIFEXITED(status) || WEXITSTATUS(status))
+			FAIL("reader %d: status 0x%x (2: a short read, 3: the count went down)",
+			     i, status);
+		EXPECT_EQ(read(pipefd[0], &last[i], sizeof(last[i])),
+			  sizeof(last[i]));
+	}
+	after = strtoull(read_text(dummy_attr(0, "count")), NULL, 0);
+	for (i = 0; i < 2; i++)
+		if (last[i] < before || last[i] > after)
+			FAIL("a reader's last value %llu is outside [%llu, %llu], the counts before and after",
+			     (unsigned long long)last[i], before, after);
+	if (after == before)
+		FAIL("the count stayed at %llu: no tick while they read", before);
+	check_note("%d reads each while the count went from %llu to %llu",
+		   TICK_READS, before, after);
+	close(pipefd[0]);
+	close(fd);
+	dummy_reload("");
+}
+
 static const struct check_case cases[] = {
 	CASE(whole_region_round_trip),
 	CASE(unaligned_and_odd_lengths),
@@ -633,5 +699,6 @@ static const struct check_case cases[] = {
 	CASE(enomem_without_transfer_buffer),
 	CASE_T(fatal_signal_ends_long_transfer, 120),
 	CASE_T(fatal_signal_ends_long_io_transfer, 120),
+	CASE_T(tick_count_read_whole_while_ticking, 120),
 };
 CHECK_MAIN(cases)
