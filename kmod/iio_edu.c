@@ -10,7 +10,9 @@
  * every register (0x00 id, 0x04 liveness, 0x08 factorial, 0x20 status,
  * 0x24 interrupt status, 0x60 raise, 0x64 acknowledge, 0x80.. DMA), as a
  * read-only view for monitoring programs.  No out window.  Only 4-byte
- * accesses below 0x80 are valid; the device answers others with all ones.
+ * accesses below 0x80 are valid; the device ignores other writes, and
+ * other reads return no register (0 in QEMU 7.2, all ones in some
+ * versions; see iio_edu(4)).
  *
  * Interrupt: INTx, shared; the handler reads the interrupt status (0x24),
  * returns IRQ_NONE when it is zero (not ours) or all ones (what a read
