@@ -10,17 +10,22 @@
  * every register (0x00 id, 0x04 liveness, 0x08 factorial, 0x20 status,
  * 0x24 interrupt status, 0x60 raise, 0x64 acknowledge, 0x80.. DMA), as a
  * read-only view for monitoring programs.  No out window.  Only 4-byte
- * accesses below 0x80 are valid; the device answers others with all ones.
+ * accesses below 0x80 are valid; the device ignores other writes, and
+ * other reads return no register (0 in QEMU 7.2, all ones in some
+ * versions; see iio_edu(4)).
  *
  * Interrupt: INTx, shared; the handler reads the interrupt status (0x24),
- * returns IRQ_NONE when it is zero (not ours), else acknowledges it
- * (0x64) and returns IRQ_HANDLED.  With msi=1 an MSI vector is used where
+ * returns IRQ_NONE when it is zero (not ours) or all ones (what a read
+ * of a device that is gone returns), else acknowledges it (0x64) and
+ * returns IRQ_HANDLED.  With msi=1 an MSI vector is used where
  * bus mastering is allowed (iio_dma_allowed(): MSI is a memory write by the
  * device), else INTx and one line in the log; with threaded=1 the handler
  * runs in an interrupt thread (IIO_THREADED).
  *
- * Event device write: a native-endian 32-bit value, not 0, is written to
- * the raise register (0x60), so the device interrupts for real.
+ * Event device write: a native-endian 32-bit value, neither 0 nor all ones,
+ * is written to the raise register (0x60), so the device interrupts for
+ * real.  All ones would set a status the handler takes for a device that
+ * is gone: never acknowledged, it would hold the INTx line it shares.
  *
  * DMA: one coherent buffer of dma_size bytes (default 64 KiB, 0 for
  * none), /sys/class/iio/iioN/dma0/ (see iio_dma.c).  edu's engine copies
@@ -93,7 +98,8 @@ static ssize_t iio_edu_event_write(struct iio_device *idev, const void *buf,
 	if (count != sizeof(val))
 		return -EINVAL;
 	memcpy(&val, buf, sizeof(val));
-	if (!val)
+	/* all ones: a status the handler would never acknowledge */
+	if (!val || val == ~0U)
 		return -EINVAL;
 	iowrite32(val, idev->virtaddr + EDU_REG_IRQ_RAISE);
 	return sizeof(val);

@@ -140,7 +140,8 @@ struct iio_pci_vector {
  *		nobody uses the device; while set, interrupts on the
  *		(shared) line are not ours
  * @irq_enabled: MSI only: the vector is enabled
- * @removing:	unbinding: the event device no longer masks or unmasks
+ * @removing:	unbinding: a file opened or closed no longer masks or
+ *		unmasks INTx
  * @users:	how many of @bars are in use (their files open): bus
  *		mastering is on while there are any (where it is allowed)
  * @master_refused: bus mastering was refused and the log says so
@@ -287,11 +288,11 @@ static ssize_t iio_pci_generic_event_write(struct iio_device *idev,
 	if (val > 1)
 		return -EINVAL;
 
+	/*
+	 * Never after quiesce: the framework revokes the device first, and a
+	 * write then fails with EIO before it gets here.
+	 */
 	mutex_lock(&gdev->irq_lock);
-	if (gdev->removing) {
-		mutex_unlock(&gdev->irq_lock);
-		return -EIO;
-	}
 	if (!iio_pci_generic_uses_msi(gdev)) {
 		if (val)
 			ret = iio_pci_generic_unmask_intx(gdev);

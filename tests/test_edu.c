@@ -23,6 +23,8 @@
 #define EDU_STATUS	0x20
 #define EDU_IRQ_STATUS	0x24
 #define EDU_STATUS_IRQFACT 0x80
+#define EDU_IRQ_RAISE	0x60
+#define EDU_IRQ_ACK	0x64
 #define EDU_DMA_SRC	0x80
 
 static int nr, fd;
@@ -346,6 +348,53 @@ static void factorial_with_msi(void)
 			       6, 720);
 }
 
+/*
+ * iio_edu(4): a status of all ones is taken for a device that is gone:
+ * IRQ_NONE, no event, nothing acknowledged.  edu cannot be made to read
+ * all ones by going away here (device_del is orderly, and a closed window
+ * or a disabled BAR reads 0 in QEMU 7.2), but its raise register sets any
+ * status.  All ones raised through the register page under MSI (an edge:
+ * no line is held) reaches the handler, which /proc/interrupts shows (the
+ * guest has one CPU: the handler has returned once user space runs); it
+ * must count no event and leave the status raised.  Acknowledged by hand,
+ * a raise of 1 is then exactly one event: the count proves the first
+ * interrupt counted none.  The event device refuses all ones (EINVAL).
+ */
+static void all_ones_status_is_no_event(void)
+{
+	uint32_t ones = ~0U, one = 1, before, c;
+	unsigned long long irq, taken, deadline;
+	int efd;
+
+	edu_reload("msi=1");
+	setup(0);
+	irq = read_num(iio_attr_path(nr, "irq"));
+	EXPECT(shell("grep -q '^ *%llu:.*PCI-MSI.*edu' /proc/interrupts",
+		     irq) == 0);
+	efd = MUST(open(iio_node(nr, "_event"), O_RDWR | O_NONBLOCK));
+	EXPECT_ERRNO(write(efd, &ones, 4), EINVAL);
+	before = read_num(iio_attr_path(nr, "event"));
+	taken = irq_total(irq);
+	wr32(EDU_IRQ_RAISE, ones);
+	deadline = now_ms() + 5000;
+	while (irq_total(irq) == taken) {
+		if (now_ms() > deadline)
+			FAIL("no interrupt of IRQ %llu within 5 s", irq);
+		usleep(1000);
+	}
+	EXPECT_EQ(read_num(iio_attr_path(nr, "event")), before);
+	EXPECT_ERRNO(read(efd, &c, 4), EAGAIN);
+	EXPECT_EQ(rd32(EDU_IRQ_STATUS), ones);
+	wr32(EDU_IRQ_ACK, ones);
+	EXPECT_EQ(rd32(EDU_IRQ_STATUS), 0);
+	EXPECT_EQ(write(efd, &one, 4), 4);
+	EXPECT_EQ(wait_event(efd), before + 1);
+	EXPECT_EQ(rd32(EDU_IRQ_STATUS), 0);
+	close(efd);
+	close(fd);
+	edu_reload("");
+}
+
 /* IIO_THREADED: the handler runs in an interrupt thread */
 static void factorial_with_threaded_handler(void)
 {
@@ -486,6 +535,7 @@ static const struct check_case cases[] = {
 	CASE(trigger_raises_a_real_interrupt),
 	CASE(two_edus_apart),
 	CASE_T(factorial_with_msi, 90),
+	CASE_T(all_ones_status_is_no_event, 90),
 	CASE_T(factorial_with_threaded_handler, 90),
 	CASE_T(dma_size_at_most_4mib, 90),
 	CASE_T(remove_while_in_use, 90),

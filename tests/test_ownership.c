@@ -117,30 +117,6 @@ static int iio_edu_sharing(int nr)
 	FAIL("no iio_edu device shares the IRQ of iio%d", nr);
 }
 
-/* the interrupts of @irq taken so far, all CPUs (/proc/interrupts) */
-static unsigned long long irq_total(unsigned long long irq)
-{
-	unsigned long long total = 0, n;
-	char line[1024], *p, *end;
-	FILE *f = fopen("/proc/interrupts", "r");
-
-	if (!f)
-		FAIL("/proc/interrupts: %s", strerror(errno));
-	while (fgets(line, sizeof(line), f)) {
-		if (strtoull(line, &p, 10) != irq || p == line || *p != ':')
-			continue;
-		for (p++;; p = end) {
-			n = strtoull(p, &end, 10);
-			if (end == p)
-				break;
-			total += n;
-		}
-		break;
-	}
-	fclose(f);
-	return total;
-}
-
 /*
  * Rounds of an interrupt of the edu @regs (iio device with event node
  * @efd, interrupt @irq): each must come as an interrupt the CPU took

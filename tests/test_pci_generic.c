@@ -447,6 +447,71 @@ static void unbind_bind_cycles_in_use(void)
 	}
 }
 
+/*
+ * iio(4), iio_pci_generic(4): a write to the event device that races an
+ * unbind fails with EIO, the framework's (it revokes the device before
+ * the stub quiesces it), and never another errno.  A child masks and
+ * unmasks INTx in a loop that ends only on a failure, so the unbind always
+ * lands among its writes: the parent unbinds once the child has written
+ * 100 times, and the child then must fail, with EIO, and keep failing.
+ * Three rounds; the first failure's errno and any success after it are
+ * reported through shared memory.
+ */
+struct write_race {
+	volatile unsigned int written, failed_errno, late_successes, eio;
+};
+
+static void event_write_races_unbind(void)
+{
+	struct write_race *r = mmap(NULL, sizeof(*r), PROT_READ | PROT_WRITE,
+				    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	int round;
+
+	EXPECT(r != MAP_FAILED);
+	for (round = 0; round < 3; round++) {
+		unsigned long long deadline;
+		pid_t writer;
+		int efd, nr;
+
+		memset((void *)r, 0, sizeof(*r));
+		pci_generic_bind(EDU_PCI);
+		nr = pci_bar_nr(EDU_PCI, 0);
+		efd = MUST(open(iio_node(nr, "_event"), O_RDWR));
+		writer = MUST(fork());
+		if (!writer) {
+			uint32_t v = 0;
+			int i;
+
+			for (;; v ^= 1) {
+				if (write(efd, &v, 4) != 4)
+					break;
+				r->written++;
+			}
+			r->failed_errno = errno;
+			for (i = 0; i < 100; i++) {
+				if (write(efd, &v, 4) == 4)
+					r->late_successes++;
+				else if (errno == EIO)
+					r->eio++;
+			}
+			_exit(0);
+		}
+		deadline = now_ms() + 10000;
+		while (r->written < 100 && now_ms() < deadline)
+			usleep(1000);
+		EXPECT(r->written >= 100);
+		pci_generic_unbind(EDU_PCI);
+		expect_child_ok(writer);
+		close(efd);
+		if (r->failed_errno != EIO)
+			FAIL("round %d: the write racing the unbind failed with %s, not EIO",
+			     round, strerror(r->failed_errno));
+		EXPECT_EQ(r->late_successes, 0);
+		EXPECT_EQ(r->eio, 100);
+	}
+	munmap((void *)r, sizeof(*r));
+}
+
 static void new_id_binds_too(void)
 {
 	int nr;
@@ -686,6 +751,7 @@ static const struct check_case cases[] = {
 	CASE(intx_pending_from_earlier_user),
 	CASE_T(intx_masked_across_suspend, 60),
 	CASE_T(unbind_bind_cycles_in_use, 90),
+	CASE_T(event_write_races_unbind, 90),
 	CASE(new_id_binds_too),
 	CASE_T(msix_fallback_and_requested_dma, 90),
 	CASE_T(module_parameter_limits, 90),

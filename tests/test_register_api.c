@@ -534,6 +534,45 @@ static void held_dma_rounded_to_pages(void)
 	api_unload();
 }
 
+/*
+ * iio(4): a DMA buffer whose page attributes cannot be known (DMA
+ * operations other than the kernel's direct and IOMMU ones: the stub's
+ * own, with no mmap) cannot be mapped, ENODEV, while read and write work;
+ * the same buffer of the kernel's direct DMA maps (held_dma_rounded_to_pages'
+ * device, hold_vectors).
+ */
+static void held_dma_ops_mmap_enodev(void)
+{
+	char path[96], page[4096] = { 0x5a };
+	const char *holds[] = { "hold_dma_ops", "hold_vectors" };
+	int i, nr, fd;
+	void *p;
+
+	api_load();
+	for (i = 0; i < 2; i++) {
+		nr = (int)api(holds[i]);
+		EXPECT(nr >= 0);
+		snprintf(path, sizeof(path), "/sys/class/iio/iio%d/dma0/buffer",
+			 nr);
+		fd = MUST(open(path, O_RDWR));
+		EXPECT_EQ(pwrite(fd, page, sizeof(page), 0), sizeof(page));
+		EXPECT_EQ(pread(fd, page, sizeof(page), 0), sizeof(page));
+		EXPECT_EQ(page[0], 0x5a);
+		p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		if (i == 0) {
+			EXPECT(p == MAP_FAILED);
+			EXPECT_EQ(errno, ENODEV);
+		} else {
+			EXPECT(p != MAP_FAILED);
+			EXPECT_EQ(((volatile char *)p)[0], 0x5a);
+			munmap(p, 4096);
+		}
+		close(fd);
+		EXPECT_EQ(api("release"), 0);
+	}
+	api_unload();
+}
+
 static const struct check_case cases[] = {
 	CASE(unknown_action_refused),
 	CASE(register_valid_lowest_number),
@@ -556,6 +595,7 @@ static const struct check_case cases[] = {
 	CASE(held_events_without_handler),
 	CASE(held_windows_overlap),
 	CASE(held_dma_rounded_to_pages),
+	CASE(held_dma_ops_mmap_enodev),
 	CASE(held_open_while_unregistering),
 	CASE(held_io_unaligned_physaddr_not_mapped),
 };

@@ -13,9 +13,15 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fnmatch.h>
+#include <limits.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "lib/iio_test.h"
 #include "lib/nvme_test.h"
@@ -143,6 +149,76 @@ static void group_not_viable(void)
 	EXPECT(dev == NULL);
 }
 
+/*
+ * The child of open_without_iommu_group(): in a mount namespace of its
+ * own, the function's sysfs folder @real is covered by a tmpfs holding
+ * only its driver link (vfio-pci), vendor, device and class, and no
+ * iommu_group link; udrv_device_open() must fail with ENODEV and say so.
+ * Returns the exit status: 0, or the step that went wrong.
+ */
+static int open_in_folder_without_group(const char *real)
+{
+	static const char * const attrs[] = { "vendor", "device", "class" };
+	const char *fake = "/tmp/udrv-no-group";
+	struct udrv_device *dev = NULL;
+	char path[PATH_MAX + 16], *text;
+	unsigned int i;
+	int err;
+	FILE *f;
+
+	if (unshare(CLONE_NEWNS) ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	    (mkdir(fake, 0700) && errno != EEXIST) ||
+	    mount("tmpfs", fake, "tmpfs", 0, NULL))
+		return 2;
+	for (i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), "%s/%s", real, attrs[i]);
+		text = read_text(path);
+		snprintf(path, sizeof(path), "%s/%s", fake, attrs[i]);
+		f = fopen(path, "w");
+		if (!f || fprintf(f, "%s\n", text) < 0 || fclose(f))
+			return 3;
+	}
+	snprintf(path, sizeof(path), "%s/driver", fake);
+	if (symlink("/sys/bus/pci/drivers/vfio-pci", path) ||
+	    mount(fake, real, NULL, MS_BIND, NULL))
+		return 4;
+	if (!access("/sys/bus/pci/devices/" EDU "/iommu_group", F_OK))
+		return 5;
+	err = udrv_device_open(EDU, &dev);
+	if (err != -ENODEV || dev ||
+	    !strstr(udrv_strerror(), EDU " has no IOMMU group")) {
+		fprintf(stderr, "udrv_device_open: %d (%s), want -ENODEV\n",
+			err, udrv_strerror());
+		return 6;
+	}
+	return 0;
+}
+
+/*
+ * udrv_device_open(3): a vfio device without an IOMMU group is ENODEV.
+ * vfio-pci binds only a device in a group (a no-IOMMU one included), so
+ * the child hides the group link of an edu bound to vfio-pci from itself
+ * (open_in_folder_without_group()); the same open outside its namespace
+ * then succeeds: the missing link is the only difference.
+ */
+static void open_without_iommu_group(void)
+{
+	char real[PATH_MAX];
+	int status;
+	pid_t pid;
+
+	vfio_bind(EDU);
+	EXPECT(realpath("/sys/bus/pci/devices/" EDU, real) != NULL);
+	pid = MUST(fork());
+	if (!pid)
+		_exit(open_in_folder_without_group(real));
+	EXPECT_EQ(waitpid(pid, &status, 0), pid);
+	EXPECT(WIFEXITED(status));
+	EXPECT_EQ(WEXITSTATUS(status), 0);
+	udrv_device_close(udrv_test_open(EDU));
+}
+
 /* the driver's "wakeups: vector 0 N, vector 1 M" line: vector @k's count */
 static unsigned long wakeups(unsigned int k)
 {
@@ -214,6 +290,7 @@ static const struct check_case cases[] = {
 	CASE(dma_at_iovas),
 	CASE(edu_example),
 	CASE(group_not_viable),
+	CASE(open_without_iommu_group),
 	CASE_T(nvme_example_verified_io, 180),
 	CASE_T(nvme_example_polled, 60),
 };

@@ -19,7 +19,9 @@
  *		add_vector_K adds an event to its vector K, add_held_N N
  *		events with iio_event_add(), arm_held arms it to fire now,
  *		revoke_held revokes it (unregistered by release); hold_io
- *		keeps an I/O memory device with an unaligned physaddr instead
+ *		keeps an I/O memory device with an unaligned physaddr instead,
+ *		hold_dma_ops one whose DMA buffer comes from DMA operations of
+ *		this module's (neither the kernel's direct nor IOMMU ones)
  *
  * Interrupts: the module allocates an interrupt descriptor of its own
  * (dummy chip, nothing ever raises it), so that an unshared request of a
@@ -28,6 +30,7 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/dma-map-ops.h>
 #include <linux/dma-mapping.h>
 #include <linux/gfp.h>
 #include <linux/interrupt.h>
@@ -57,6 +60,8 @@ static int iio_test_vector_dev = -1;
 
 static DEFINE_MUTEX(iio_test_lock);
 static struct platform_device *iio_test_pdev;
+/* a device whose DMA goes through iio_test_dma_ops */
+static struct platform_device *iio_test_ops_pdev;
 static void *iio_test_page;		/* one page, the kernel memory region */
 static int iio_test_irq;		/* our own descriptor */
 static struct iio_device iio_test_dev;	/* an action's device */
@@ -686,6 +691,52 @@ static long hold_io(struct iio_device *d)
 	return ret;
 }
 
+/*
+ * DMA operations of our own, as a platform with its own allocator (AMD's
+ * GART, Xen) has: plain pages, the physical address as the bus address,
+ * and no mmap, so the kernel cannot say which page attributes a user
+ * mapping needs (iio(4): ENODEV).
+ */
+static void *iio_test_dma_alloc(struct device *dev, size_t size,
+				dma_addr_t *dma_handle, gfp_t gfp,
+				unsigned long attrs)
+{
+	void *cpu_addr = alloc_pages_exact(size, gfp | __GFP_ZERO);
+
+	if (cpu_addr)
+		*dma_handle = virt_to_phys(cpu_addr);
+	return cpu_addr;
+}
+
+static void iio_test_dma_free(struct device *dev, size_t size,
+			      void *cpu_addr, dma_addr_t dma_handle,
+			      unsigned long attrs)
+{
+	free_pages_exact(cpu_addr, size);
+}
+
+static const struct dma_map_ops iio_test_dma_ops = {
+	.alloc = iio_test_dma_alloc,
+	.free = iio_test_dma_free,
+};
+
+/* a device kept instead: one DMA buffer from iio_test_dma_ops */
+static long hold_dma_ops(struct iio_device *d)
+{
+	long ret;
+
+	if (iio_test_vector_dev >= 0)
+		return -EBUSY;
+	iio_test_base(&iio_test_held);
+	iio_test_held.name = "iio_test_api dma ops";
+	iio_test_held.dma_dev = &iio_test_ops_pdev->dev;
+	iio_test_held.dma_size[0] = PAGE_SIZE;
+	ret = iio_register_device(&iio_test_ops_pdev->dev, &iio_test_held);
+	if (ret >= 0)
+		iio_test_vector_dev = ret;
+	return ret;
+}
+
 /* the held device's one-shot source, armed to fire at once */
 static long arm_held(struct iio_device *d)
 {
@@ -772,7 +823,7 @@ static const struct {
 	ACTION(hold_vectors), ACTION(add_vector_0), ACTION(add_vector_1),
 	ACTION(add_vector_2), ACTION(arm_held), ACTION(add_held_0),
 	ACTION(add_held_3), ACTION(revoke_held), ACTION(hold_io),
-	ACTION(release),
+	ACTION(hold_dma_ops), ACTION(release),
 };
 
 static int iio_test_run_set(const char *val, const struct kernel_param *kp)
@@ -831,8 +882,21 @@ static int __init iio_test_init(void)
 					   DMA_BIT_MASK(32));
 	if (ret)
 		goto err_pdev;
+	iio_test_ops_pdev = platform_device_register_simple("iio_test_api_ops",
+							    -1, NULL, 0);
+	if (IS_ERR(iio_test_ops_pdev)) {
+		ret = PTR_ERR(iio_test_ops_pdev);
+		goto err_pdev;
+	}
+	set_dma_ops(&iio_test_ops_pdev->dev, &iio_test_dma_ops);
+	ret = dma_coerce_mask_and_coherent(&iio_test_ops_pdev->dev,
+					   DMA_BIT_MASK(32));
+	if (ret)
+		goto err_ops_pdev;
 	return 0;
 
+err_ops_pdev:
+	platform_device_unregister(iio_test_ops_pdev);
 err_pdev:
 	platform_device_unregister(iio_test_pdev);
 err_irq:
@@ -847,6 +911,7 @@ static void __exit iio_test_exit(void)
 	mutex_lock(&iio_test_lock);
 	iio_test_release_held();
 	mutex_unlock(&iio_test_lock);
+	platform_device_unregister(iio_test_ops_pdev);
 	platform_device_unregister(iio_test_pdev);
 	irq_free_desc(iio_test_irq);
 	free_page((unsigned long)iio_test_page);

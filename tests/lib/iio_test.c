@@ -400,6 +400,29 @@ int kernel_tainted_user(void)
 	return !!(read_num("/proc/sys/kernel/tainted") & (1ULL << 6));
 }
 
+unsigned long long irq_total(unsigned long long irq)
+{
+	unsigned long long total = 0, n;
+	char line[1024], *p, *end;
+	FILE *f = fopen("/proc/interrupts", "r");
+
+	if (!f)
+		FAIL("/proc/interrupts: %s", strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		if (strtoull(line, &p, 10) != irq || p == line || *p != ':')
+			continue;
+		for (p++;; p = end) {
+			n = strtoull(p, &end, 10);
+			if (end == p)
+				break;
+			total += n;
+		}
+		break;
+	}
+	fclose(f);
+	return total;
+}
+
 unsigned long long now_ms(void)
 {
 	struct timespec ts;

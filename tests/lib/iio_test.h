@@ -70,6 +70,8 @@ void debugfs_knob(const char *attr, const char *value);
 unsigned long long iio_numbers(void);
 /* whether the kernel is tainted TAINT_USER (/proc/sys/kernel/tainted) */
 int kernel_tainted_user(void);
+/* the interrupts of @irq taken so far, all CPUs (/proc/interrupts) */
+unsigned long long irq_total(unsigned long long irq);
 /* CLOCK_MONOTONIC in ms */
 unsigned long long now_ms(void);
 
