@@ -74,3 +74,6 @@ $(BUILD)/cli/test_%: tests/host/test_%.c $(CLI_LIB_SRCS) $(CLI_HDRS) \
 
 golden-update: cli initramfs
 	cli/golden-update
+
+# the NIC example's frames, tested among the units
+$(BUILD)/cli/test_units: examples/e1000e_frame.h

@@ -228,20 +228,25 @@ int main(int argc, char **argv)
 	}
 	while (done < count) {
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		int ready = poll(&pfd, 1, timeout_ms);
+		int ready;
 
-		if (ready < 0 && errno == EINTR)
-			continue;
-		if (ready < 0)
-			die(4, "poll: %s", strerror(errno));
-		if (!ready && no_echo && done)
-			break;	/* the rest lost */
-		if (!ready)
-			die(3, "timeout: no frame for %d ms, %llu of %llu "
-			    "reflected", timeout_ms, done, count);
-		len = recv(fd, f, sizeof(f), 0);
-		if (len < 0)
+		/* a frame waiting is taken at once: poll(2) only when none is */
+		len = recv(fd, f, sizeof(f), MSG_DONTWAIT);
+		if (len < 0 && errno != EAGAIN && errno != EINTR)
 			die(4, "recv: %s", strerror(errno));
+		if (len < 0) {
+			ready = poll(&pfd, 1, timeout_ms);
+			if (ready < 0 && errno == EINTR)
+				continue;
+			if (ready < 0)
+				die(4, "poll: %s", strerror(errno));
+			if (!ready && no_echo && done)
+				break;	/* the rest lost */
+			if (!ready)
+				die(3, "timeout: no frame for %d ms, %llu of "
+				    "%llu reflected", timeout_ms, done, count);
+			continue;
+		}
 		if (!frame_is_ours(f, (size_t)len) ||
 		    (done && frame_get32(f + FRAME_OFF_RUN) != run)) {
 			other++;

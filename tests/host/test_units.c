@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_units.c - host unit tests of iioctl's parsing and formatting
- * helpers (cli/common.c), under ASan and UBSan; one PASS/FAIL line per
- * case, like the guest's test programs
+ * helpers (cli/common.c), and of the NIC example's test frames
+ * (examples/e1000e_frame.h: the CRC and payload a word at a time against
+ * their byte-at-a-time definitions), under ASan and UBSan; one PASS/FAIL
+ * line per case, like the guest's test programs
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common.h"
+#include "../../examples/e1000e_frame.h"
 
 static int failed_checks;
 static const char *case_name;
@@ -188,6 +191,87 @@ static void string_copy(void)
 	CHECK(!strcmp(buf, "ab"));
 }
 
+/* IEEE 802.3's CRC-32 a bit at a time: the definition */
+static uint32_t crc_bitwise(const uint8_t *p, size_t len)
+{
+	uint32_t crc = ~0u;
+	int k;
+
+	while (len--) {
+		crc ^= *p++;
+		for (k = 0; k < 8; k++)
+			crc = crc & 1 ? 0xedb88320u ^ (crc >> 1) : crc >> 1;
+	}
+	return ~crc;
+}
+
+static void frame_crc(void)
+{
+	static uint8_t buf[1600];
+	uint32_t seed = 1, crc;
+	size_t len, i, cut;
+
+	CHECK(frame_crc32(0, (const uint8_t *)"123456789", 9) == 0xcbf43926u);
+	for (i = 0; i < sizeof(buf); i++) {
+		seed = seed * 1103515245u + 12345u;
+		buf[i] = (uint8_t)(seed >> 16);
+	}
+	for (len = 0; len <= sizeof(buf); len += len < 80 ? 1 : 37) {
+		/* every alignment and every tail of the 8-byte steps */
+		for (i = 0; i < 8 && i <= len; i++)
+			CHECK(frame_crc32(0, buf + i, len - i) ==
+			      crc_bitwise(buf + i, len - i));
+		for (cut = 0; cut <= len; cut += 13) {
+			crc = frame_crc32(0, buf, cut);
+			CHECK(frame_crc32(crc, buf + cut, len - cut) ==
+			      crc_bitwise(buf, len));
+		}
+	}
+}
+
+static void frame_payload(void)
+{
+	static const uint8_t to[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	static const uint8_t from[6] = { 0x52, 0x54, 0, 0, 0x0a, 0 };
+	static uint8_t f[FRAME_MAX + 1], g[FRAME_MAX];
+	/* payload bases 0, 1, 0x7f, 0x80, 0xff and more: each byte's carry */
+	static const uint64_t seqs[] = { 0, 1, 0x7f, 0x80, 0xff, 0x1234,
+					 999999, 0xfedcba9876ull };
+	unsigned int size, s;
+	size_t i;
+
+	for (s = 0; s < sizeof(seqs) / sizeof(seqs[0]); s++) {
+		for (size = FRAME_MIN; size <= FRAME_MAX; size++) {
+			memset(f, 0xa5, sizeof(f));
+			frame_fill(f, to, from, FRAME_KIND_SENT, (uint16_t)size,
+				   0x1234, seqs[s]);
+			for (i = FRAME_HEADER; i < size; i++)
+				CHECK(f[i] == frame_payload_byte(seqs[s], i));
+			CHECK(f[size] == 0xa5);
+			memcpy(g, f, size);
+			memset(g + FRAME_OFF_CRC, 0, 4);
+			CHECK(frame_get32(f + FRAME_OFF_CRC) ==
+			      crc_bitwise(g, size));
+			CHECK(!frame_fault(f, size, FRAME_KIND_SENT));
+		}
+	}
+	/* a byte changed anywhere in the payload: caught, resealed or not */
+	frame_fill(f, to, from, FRAME_KIND_SENT, FRAME_MAX, 0, 0x80);
+	for (i = FRAME_HEADER; i < FRAME_MAX; i++) {
+		f[i] ^= 0x01;
+		CHECK(frame_fault(f, FRAME_MAX, FRAME_KIND_SENT) &&
+		      !strcmp(frame_fault(f, FRAME_MAX, FRAME_KIND_SENT),
+			      "CRC mismatch"));
+		frame_seal(f, FRAME_MAX);
+		CHECK(frame_fault(f, FRAME_MAX, FRAME_KIND_SENT) &&
+		      !strcmp(frame_fault(f, FRAME_MAX, FRAME_KIND_SENT),
+			      "payload differs"));
+		f[i] ^= 0x01;
+		frame_seal(f, FRAME_MAX);
+	}
+	CHECK(!frame_fault(f, FRAME_MAX, FRAME_KIND_SENT));
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -200,6 +284,8 @@ static const struct {
 	{ "duration-texts", duration_texts },
 	{ "json_strings", json_strings },
 	{ "string_copy", string_copy },
+	{ "frame_crc", frame_crc },
+	{ "frame_payload", frame_payload },
 };
 
 int main(void)
