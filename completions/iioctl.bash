@@ -43,7 +43,7 @@ _iioctl_options()
 	config) echo "-x --hex -j --json" ;;
 	dump) echo "-s --skip -n --length -a --all -w --width --raw --compare --force --in --out --dma --mmap" ;;
 	peek) echo "-w --width -d --decimal -j --json --in --out --dma --mmap --be" ;;
-	regs) echo "-j --json --names --readable --writable --force --in --out --mmap" ;;
+	regs) echo "-j --json --names --readable --writable --force --in --out --mmap --be" ;;
 	poke) echo "-w --width -m --mask --verify -c --count --from --force --in --out --dma --mmap --be" ;;
 	wait-value) echo "-w --width -m --mask -t --timeout -i --interval --change -j --json --in --out --dma --mmap --be" ;;
 	watch) echo "-w --width -i --interval -n --num-changes -t --timeout --length -a --all --force --format -j --json --in --out --dma --mmap --be" ;;

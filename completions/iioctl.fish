@@ -366,7 +366,7 @@ complete -c iioctl -n '__fish_seen_subcommand_from dump' -s n -l length -x \
     -d 'dump LENGTH bytes (default 256)'
 complete -c iioctl -n '__fish_seen_subcommand_from dump watch' -s a -l all \
     -d 'to the end of the node'
-complete -c iioctl -n '__fish_seen_subcommand_from peek poke wait-value watch' -l be \
+complete -c iioctl -n '__fish_seen_subcommand_from peek poke wait-value watch regs' -l be \
     -d 'big-endian registers: swap the bytes of each value'
 complete -c iioctl -n '__fish_seen_subcommand_from dump watch regs poke' -l force \
     -d 'read registers whose read has side effects'
