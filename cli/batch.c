@@ -12,6 +12,7 @@
  * '...' and "..." quoting and \ escapes; # starts a comment; blank lines
  * are skipped.  Nodes stay open from line to line (device.c's cache).
  */
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,6 +163,7 @@ static struct fast_region *fast_region(const char *dev, enum iio_node node,
 	fr->node = node;
 	fr->mmap = mmap;
 	fr->write = write;
+	fr->opened = false;	/* the slot may be a closed batch's */
 	nfast_regions++;
 	return fr;
 }
@@ -263,6 +265,15 @@ static void run_fast(const struct batch_op *op)
 	if (!fr->opened) {
 		region_open(&fr->r, fr->write, 0, fr->r.size);
 		fr->opened = true;
+	} else {
+		/*
+		 * the node cache may have closed the fd for a newer node
+		 * since (it holds NODE_CACHE_SIZE): ask it again, as
+		 * region_open() does (a mapping outlives its fd)
+		 */
+		fr->r.fd = node_open(fr->r.path, fr->write ? O_RDWR : O_RDONLY);
+		if (fr->r.fd < 0)
+			die_open(fr->r.path, fr->write ? " for writing" : "");
 	}
 	if (op->kind == OP_POKE)
 		region_poke(&fr->r, loc->offset, loc->width, op->value,

@@ -86,6 +86,24 @@ static int write_attr(const char *path, const char *text)
 	return (size_t)n == len ? 0 : -EIO;
 }
 
+/*
+ * Unbinds the PCI function @addr (its sysfs folder @dir) from @driver
+ * through the driver's unbind file; dies (status 1) if the write fails.
+ */
+static void unbind_or_die(const char *addr, const char *dir,
+			  const char *driver)
+{
+	char path[PATH_MAX];
+	int err;
+
+	make_path(path, "%s/driver/unbind", dir);
+	err = write_attr(path, addr);
+	if (err)
+		die(IIOCTL_EDEVICE, "%s: unbinding it from %s failed: %s%s",
+		    addr, driver, strerror(-err),
+		    err == -EACCES ? " (unbinding needs root)" : "");
+}
+
 /* "iio4 iio5": the iio devices whose parent is @addr, fresh; "none" */
 static void print_iio_devices(const char *addr)
 {
@@ -138,13 +156,8 @@ static int do_bind(int argc, const char **argv)
 	if (*driver && !force)
 		die(IIOCTL_EUSAGE, "%s is bound to %s (--force unbinds it first)",
 		    addr, driver);
-	if (*driver) {
-		make_path(path, "%s/driver/unbind", dir);
-		err = write_attr(path, addr);
-		if (err)
-			die(IIOCTL_EDEVICE, "%s: unbinding it from %s failed: %s",
-			    addr, driver, strerror(-err));
-	}
+	if (*driver)
+		unbind_or_die(addr, dir, driver);
 	make_path(path, "%s/driver_override", dir);
 	err = write_attr(path, stub);
 	if (err)
@@ -195,12 +208,7 @@ static int do_unbind(int argc, const char **argv)
 	if (strncmp(driver, "iio_", 4) && !force)
 		die(IIOCTL_EUSAGE, "%s is bound to %s, not an iio stub (--force unbinds it anyway)",
 		    addr, driver);
-	make_path(path, "%s/driver/unbind", dir);
-	err = write_attr(path, addr);
-	if (err)
-		die(IIOCTL_EDEVICE, "%s: unbinding it from %s failed: %s%s",
-		    addr, driver, strerror(-err),
-		    err == -EACCES ? " (unbinding needs root)" : "");
+	unbind_or_die(addr, dir, driver);
 	make_path(path, "%s/driver_override", dir);
 	err = write_attr(path, "\n");
 	if (err)

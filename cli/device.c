@@ -360,11 +360,7 @@ static size_t find_named(const char *name, long *nrs, size_t max)
 	return (size_t)found;
 }
 
-/*
- * The BAR of dev's parent (its resource file) that holds its physaddr,
- * or -1; dies if the file cannot be read.
- */
-static int device_bar(const struct iio_device_info *dev)
+int device_pci_bar(const struct iio_device_info *dev)
 {
 	char path[PATH_MAX];
 	int bar, err;
@@ -395,7 +391,6 @@ bool device_pci_id(const struct iio_device_info *dev, struct iio_pci_id *id)
 			return false;
 		*fields[i] = (unsigned)v;
 	}
-	id->bar = device_bar(dev);
 	return true;
 }
 
@@ -416,7 +411,7 @@ static noreturn void die_no_bar(const char *arg, const char *addr, int bar)
 			len += (size_t)snprintf(bars + len, sizeof(bars) - len,
 						"%s%s in bar%d", len ? ", " : "",
 						devs[i].label,
-						device_bar(&devs[i]));
+						device_pci_bar(&devs[i]));
 	if (!len)
 		die_no_device("no device at PCI address", arg);
 	die(IIOCTL_EUSAGE, "no iio device in BAR %d of PCI device %s (its iio devices: %s)",
@@ -436,7 +431,7 @@ static void resolve_pci(const char *arg, const char *addr, int bar,
 		if (strcmp(devs[i].subsystem, "pci") ||
 		    strcmp(devs[i].parent, addr))
 			continue;
-		if (bar >= 0 && device_bar(&devs[i]) != bar)
+		if (bar >= 0 && device_pci_bar(&devs[i]) != bar)
 			continue;
 		t->dev = &devs[i];
 		matches++;

@@ -102,9 +102,14 @@ void device_resolve_address(const char *arg, struct iio_target *t,
  */
 struct iio_pci_id {
 	unsigned vendor, device, class;
-	int bar;
 };
 bool device_pci_id(const struct iio_device_info *dev, struct iio_pci_id *id);
+
+/*
+ * The BAR of dev's PCI parent (its resource file) that holds its
+ * physaddr, or -1; dies if the file cannot be read.
+ */
+int device_pci_bar(const struct iio_device_info *dev);
 
 /* The event node of a target: the path given, or the usual one. */
 void target_event_path(const struct iio_target *t, char *buf, size_t size);

@@ -86,7 +86,8 @@ static void check_read_effects(const struct region *r,
 /*
  * The writes of the arguments after DEV, first the word first: LOC=VALUE
  * words (every one), or LOC VALUE[:MASK] [VALUE...] (memtool mw: the
- * values at consecutive places of the width from LOC).  Every one is
+ * values at consecutive places of the width from LOC, an offset: one
+ * VALUE for a register or a field).  Every one is
  * parsed and checked here, before any access.
  */
 /* the writes and their places, reachable from here when a check dies */
@@ -126,6 +127,14 @@ static size_t parse_ops(struct region *r, poptContext ctx, const char *first,
 				 * range check holds off a wrap) */
 				if (loc.bits)
 					die(IIOCTL_EUSAGE, "poke: several values for the field %s: a field takes one (LOC=VALUE words write several)",
+					    msg_word(first));
+				/*
+				 * the next offsets are not the register: they
+				 * would go unchecked by the map (its width,
+				 * access, fields)
+				 */
+				if (loc.reg)
+					die(IIOCTL_EUSAGE, "poke: several values for the register %s: a register takes one (REG=VALUE words write several, each checked)",
 					    msg_word(first));
 				ops[n].loc.offset = loc.offset + n * loc.width;
 				ops[n].loc.reg = NULL;

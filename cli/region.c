@@ -55,6 +55,26 @@ static void region_init(struct region *r, const struct iio_device_info *dev,
 	r->big_endian = region_opts.be;
 }
 
+/*
+ * The buffers dev has, for a message: "dma0, dma2" (freed buffers leave
+ * holes in the numbers), or "none".
+ */
+static void dma_buffer_names(const struct iio_device_info *dev, char *buf,
+			     size_t size)
+{
+	uint64_t dma_size;
+	size_t len = 0;
+	unsigned k;
+
+	buf[0] = '\0';
+	for (k = 0; k < DEVICE_DMA_MAX; k++)
+		if (device_dma_size(dev, k, &dma_size) && len < size)
+			len += (size_t)snprintf(buf + len, size - len, "%sdma%u",
+						len ? ", " : "", k);
+	if (!len)
+		copy_string(buf, size, "none");
+}
+
 /* --dma K: the DMA buffer K of DEV, through its sysfs file */
 static void region_select_dma(struct region *r, const char *dev_arg)
 {
@@ -72,9 +92,13 @@ static void region_select_dma(struct region *r, const char *dev_arg)
 		die(IIOCTL_EUSAGE, "%s is a node of its own; --dma takes a device",
 		    t.path);
 	/* the size alone: bus_addr is root's, the buffer the group's too */
-	if (!device_dma_size(t.dev, k, &size))
-		die(IIOCTL_EUSAGE, "%s has no DMA buffer %u (it has %llu)",
-		    t.dev->label, k, (unsigned long long)t.dev->dma_buffers);
+	if (!device_dma_size(t.dev, k, &size)) {
+		char names[DEVICE_DMA_MAX * 8];
+
+		dma_buffer_names(t.dev, names, sizeof(names));
+		die(IIOCTL_EUSAGE, "%s has no DMA buffer %u (it has %s)",
+		    t.dev->label, k, names);
+	}
 	region_init(r, t.dev, NODE_DMA, size);
 	dma_path(t.dev, k, "buffer", r->path, sizeof(r->path));
 	snprintf(r->label, sizeof(r->label), "%s_dma%u", t.dev->label, k);

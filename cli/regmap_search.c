@@ -116,22 +116,24 @@ size_t regmap_candidates(const struct iio_device_info *dev,
 {
 	struct iio_pci_id id;
 	size_t n = 0;
+	int bar;
 
 	if (n < max && dev->name[0] && dev->name[0] != '.' &&
 	    !strchr(dev->name, '/') && strlen(dev->name) < REGMAP_FILE_NAME_MAX - 4)
 		snprintf(names[n++], REGMAP_FILE_NAME_MAX, "%s.map", dev->name);
 	if (!device_pci_id(dev, &id))
 		return n;
-	if (id.bar >= 0 && n < max)
+	bar = device_pci_bar(dev);
+	if (bar >= 0 && n < max)
 		snprintf(names[n++], REGMAP_FILE_NAME_MAX,
 			 "pci-%04x-%04x-bar%d.map", id.vendor, id.device,
-			 id.bar);
+			 bar);
 	if (n < max)
 		snprintf(names[n++], REGMAP_FILE_NAME_MAX, "pci-%04x-%04x.map",
 			 id.vendor, id.device);
-	if (id.bar >= 0 && n < max)
+	if (bar >= 0 && n < max)
 		snprintf(names[n++], REGMAP_FILE_NAME_MAX,
-			 "pci-class-%06x-bar%d.map", id.class, id.bar);
+			 "pci-class-%06x-bar%d.map", id.class, bar);
 	if (n < max)
 		snprintf(names[n++], REGMAP_FILE_NAME_MAX, "pci-class-%06x.map",
 			 id.class);

@@ -286,6 +286,8 @@ static int do_regs(int argc, const char **argv)
 		  "access through mmap() instead of pread()/pwrite()", NULL },
 		{ "force", 0, POPT_ARG_NONE, &force, 0,
 		  "read the registers whose read has side effects too", NULL },
+		{ NULL, 0, POPT_ARG_INCLUDE_TABLE,
+		  (void *)region_value_popt_options, 0, NULL, NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};

@@ -43,7 +43,7 @@ _iioctl_options()
 	config) echo "-x --hex -j --json" ;;
 	dump) echo "-s --skip -n --length -a --all -w --width --raw --compare --force --in --out --dma --mmap" ;;
 	peek) echo "-w --width -d --decimal -j --json --in --out --dma --mmap --be" ;;
-	regs) echo "-j --json --names --readable --writable --force --in --out --mmap" ;;
+	regs) echo "-j --json --names --readable --writable --force --in --out --mmap --be" ;;
 	poke) echo "-w --width -m --mask --verify -c --count --from --force --in --out --dma --mmap --be" ;;
 	wait-value) echo "-w --width -m --mask -t --timeout -i --interval --change -j --json --in --out --dma --mmap --be" ;;
 	watch) echo "-w --width -i --interval -n --num-changes -t --timeout --length -a --all --force --format -j --json --in --out --dma --mmap --be" ;;
@@ -425,8 +425,32 @@ _iioctl()
 	elif [ "$cmd:$n" = poke:3 ] && [ "${args[2]}" = = ] &&
 	     [[ $before == *[^[:blank:]]="$cur" ]]; then
 		field=${args[1]}
-	elif [ "$cmd:$n" = poke:2 ] || [ "$cmd:$n" = wait-value:2 ]; then
+	elif { [ "$cmd:$n" = poke:2 ] && [[ ${args[1]} != *=* ]]; } ||
+	     [ "$cmd:$n" = wait-value:2 ]; then
 		field=${args[1]}
+	fi
+	# poke's LOC=VALUE words: after the first, every word is one, its LOC
+	# a register (or its VALUE a field's named value) as in the first
+	local assign_loc=false
+	if [ "$cmd" = poke ] && [ "$n" -ge 2 ] && [ -z "$field" ]; then
+		if [[ ${args[1]} == *=* ]]; then
+			# bash-completion: each LOC=VALUE one word
+			if [[ $cur == *=* ]]; then
+				field=${cur%%=*} cur=${cur#*=}
+			else
+				assign_loc=true
+			fi
+		elif [ "${args[2]:-}" = = ] && [ "$n" -ge 4 ]; then
+			# without it, = is a word of its own: LOC = VALUE
+			if [ "$cur" = = ] && [[ $before == *[^[:blank:]]= ]]; then
+				field=${args[n - 1]} cur=""
+			elif [ "${args[n - 1]}" = = ] &&
+			     [[ $before == *[^[:blank:]]="$cur" ]]; then
+				field=${args[n - 2]}
+			else
+				assign_loc=true
+			fi
+		fi
 	fi
 	if [ -n "$field" ]; then
 		local -a values
@@ -435,6 +459,7 @@ _iioctl()
 		_iioctl_reply "$cur" "${values[@]}"
 		return 0
 	fi
+	$assign_loc && n=1	# a LOC, as poke's first
 	case $cmd:$n in
 	list:* | info:0 | config:0 | dump:0 | peek:0 | poke:0 | wait-value:0 | \
 	watch:0 | wait-events:0 | trigger:0 | dma:0 | regs:0)

@@ -279,6 +279,13 @@ function __iioctl_values
     set -q parsed[3]; and __iioctl_map_names $parsed[3]
 end
 
+# true after poke's first LOC=VALUE word: every word after it is one too
+function __iioctl_poke_assign
+    set -l parsed (__iioctl_parse)
+    test "$parsed[1]" = poke; and set -q parsed[3]
+    and string match -q -- '*=*' $parsed[3]
+end
+
 # true if the command is one of the arguments and DEV is given
 function __iioctl_after_dev
     set -l parsed (__iioctl_parse)
@@ -359,7 +366,7 @@ complete -c iioctl -n '__fish_seen_subcommand_from dump' -s n -l length -x \
     -d 'dump LENGTH bytes (default 256)'
 complete -c iioctl -n '__fish_seen_subcommand_from dump watch' -s a -l all \
     -d 'to the end of the node'
-complete -c iioctl -n '__fish_seen_subcommand_from peek poke wait-value watch' -l be \
+complete -c iioctl -n '__fish_seen_subcommand_from peek poke wait-value watch regs' -l be \
     -d 'big-endian registers: swap the bytes of each value'
 complete -c iioctl -n '__fish_seen_subcommand_from dump watch regs poke' -l force \
     -d 'read registers whose read has side effects'
@@ -441,7 +448,9 @@ complete -c iioctl -n '__iioctl_at 0 info config dump peek poke regs wait-value 
     -a '(__iioctl_devices)'
 complete -c iioctl -n '__iioctl_at 1 poke wait-value; or __iioctl_after_dev peek watch regs' \
     -a '(__iioctl_registers)'
-complete -c iioctl -n '__iioctl_at 2 poke wait-value' -a '(__iioctl_values)'
+complete -c iioctl -n '__iioctl_at 2 poke wait-value; and not __iioctl_poke_assign' \
+    -a '(__iioctl_values)'
+complete -c iioctl -n '__iioctl_poke_assign' -a '(__iioctl_registers)'
 complete -c iioctl -n '__iioctl_at 1 trigger; and __fish_seen_argument -l raw' \
     -F
 complete -c iioctl -n '__iioctl_at 0 batch' -F

@@ -85,7 +85,7 @@ static int at_pci(const struct iio_device_info *dev, const char *addr, int bar)
 
 	if (strcmp(dev->subsystem, "pci") || strcmp(dev->parent, addr))
 		return 0;
-	return bar < 0 || (device_pci_id(dev, &id) && id.bar == bar);
+	return bar < 0 || (device_pci_id(dev, &id) && device_pci_bar(dev) == bar);
 }
 
 /* How many listed devices a PCI address names: exactly one resolves. */
