@@ -1488,7 +1488,17 @@ static void mmap_op(const char *driver, const char *path)
 /* the state qemu/init leaves, which the other programs expect */
 static void boot_state(void)
 {
+	static const char *const held[] = { EDU0, EDU1, TESTDEV0 };
+	size_t i;
+
 	check_doing("restoring the boot's state (modules and drivers)");
+	/*
+	 * module_load_and_unload holds the stubs' own devices back
+	 * (driver_override "none") while it loads their module: killed
+	 * there at its limit, it leaves them so, and no load would bind them
+	 */
+	for (i = 0; i < sizeof(held) / sizeof(held[0]); i++)
+		override(held[i], "\n");
 	release("pci", EDU_FREE);
 	release("pci", TESTDEV_FREE);
 	release("pci", NVME);
