@@ -148,8 +148,13 @@ static bool read_device(unsigned nr, struct iio_device_info *d)
 	/* counts are the kernel's 32-bit ones (iio(4)): JSON numbers */
 	d->events = read_num_attr(d, dir, "event", UINT32_MAX);
 	d->listeners = read_num_attr(d, dir, "listener", UINT32_MAX);
-	/* older frameworks (and the host fixture) have no vectors */
-	if (!read_num_attr_present(d, dir, "vectors", UINT32_MAX, &d->vectors))
+	/*
+	 * older frameworks (and the host fixture) have no vectors; at most
+	 * IIO_MAX_VECTORS (iio(4)): more is no device of ours, and would
+	 * have info print that many event nodes
+	 */
+	if (!read_num_attr_present(d, dir, "vectors", IIO_MAX_VECTORS,
+				   &d->vectors))
 		d->vectors = 1;
 	/* every dmaK/: a freed buffer leaves a hole (dma1 without dma0) */
 	for (unsigned k = 0; k < DEVICE_DMA_MAX; k++) {
