@@ -153,11 +153,6 @@ static void device_nodes(void)
 }
 
 /*
- * /sys/class/iio holds one entry per device, iioN, and version: exactly
- * the numbers whose event nodes (always present, class iio_node) exist,
- * the three dummies among them, and nothing else.
- */
-/*
  * The devices bound to the shipped stubs, counted on their buses: the
  * entries of each driver's folder that have a "driver" link inside (the
  * devices; not bind, unbind, uevent, module or new_id).
@@ -190,6 +185,11 @@ static int stub_devices(void)
 	return n;
 }
 
+/*
+ * /sys/class/iio holds one entry per device, iioN, and version: exactly
+ * the numbers whose event nodes (always present, class iio_node) exist,
+ * the three dummies among them, and nothing else.
+ */
 static void one_class_entry_per_device(void)
 {
 	bool in_class[256] = { false }, in_nodes[256] = { false };
