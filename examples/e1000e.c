@@ -243,18 +243,18 @@ static struct {
  * `msix_enabled(...)' failed", removed in QEMU 8.0) if that timer fires
  * after MSI-X went off: it did once in a CI run, after a run on vfio-pci.
  * Real 82574Ls have no such timer to outlive; the wait costs one run 20 ms.
+ * The wait is poll() with no fds: on_signal() calls this, and poll() is
+ * async-signal-safe (POSIX.1-2017, 2.4.3), nanosleep() is not listed.
  */
 static void stop_device(void)
 {
-	const struct timespec throttle = { 0, 20 * 1000 * 1000 };
-
 	if (!nic.running)
 		return;
 	nic.bar[IMC / 4] = ~0u;	/* running: it is mapped */
 	nic.bar[RCTL / 4] = 0;
 	nic.bar[TCTL / 4] = 0;
 	nic.running = false;
-	nanosleep(&throttle, NULL);
+	(void)poll(NULL, 0, 20);
 }
 
 __attribute__((noreturn, format(printf, 2, 3)))
