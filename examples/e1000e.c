@@ -257,52 +257,8 @@ static void stop_device(void)
 	(void)poll(NULL, 0, 20);
 }
 
-__attribute__((noreturn, format(printf, 2, 3)))
-static void die(int status, const char *fmt, ...)
-{
-	va_list ap;
-
-	fflush(stdout);
-	fprintf(stderr, PROG ": ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n");
-	/* stop the device's DMA into our buffer, best effort */
-	if (status != EXIT_GONE)
-		stop_device();
-	exit(status);
-}
-
-__attribute__((noreturn))
-static void die_udrv(void)
-{
-	if (nic.ud && udrv_device_gone(nic.ud))
-		die(EXIT_GONE, "device gone: %s", udrv_strerror());
-	die(EXIT_SETUP, "%s", udrv_strerror());
-}
-
-/* a SIGBUS on the DMA buffer's mapping (iio zaps it at unbind): gone */
-static void on_sigbus(int sig)
-{
-	static const char msg[] = PROG ": device gone: SIGBUS on the DMA "
-				  "buffer's mapping (unbound?)\n";
-
-	(void)sig;
-	if (write(2, msg, sizeof(msg) - 1) < 0)
-		_exit(EXIT_GONE);
-	_exit(EXIT_GONE);
-}
-
-static void on_signal(int sig)
-{
-	static const char msg[] = PROG ": interrupted by a signal\n";
-
-	stop_device();
-	if (write(2, msg, sizeof(msg) - 1) < 0)
-		_exit(128 + sig);
-	_exit(128 + sig);
-}
+#define EXAMPLE_DEVICE	nic.ud
+#include "example_exit.h"
 
 static uint64_t now_ns(void)
 {
