@@ -407,12 +407,16 @@ eth0() {
 
 # pktgen COUNT SIZE BURST: pktgen sends COUNT frames of SIZE bytes
 # (without the FCS, as udrv-e1000e --size) through eth0, BURST per
-# doorbell (xmit_more); prints its frames/s
+# doorbell (xmit_more), to the broadcast address; prints its frames/s.
+# clone_skb COUNT: one skb built (fill_packet: headers, a zeroed
+# payload) and sent again and again (pktgen_xmit() builds a new one only
+# after clone_skb bursts; each burst is the same skb BURST times), as
+# udrv-e1000e --prebuilt resends its ring's frames
 pktgen() {
 	pg=/proc/net/pktgen
 	echo rem_device_all > $pg/kpktgend_0
 	echo add_device eth0 > $pg/kpktgend_0
-	for set in "count $1" "pkt_size $2" "burst $3" "delay 0" "clone_skb 0" \
+	for set in "count $1" "pkt_size $2" "burst $3" "delay 0" "clone_skb $1" \
 		"dst_mac ff:ff:ff:ff:ff:ff"; do
 		echo "$set" > $pg/eth0 || { fail "pktgen: $set"; return; }
 	done
@@ -422,9 +426,35 @@ pktgen() {
 	echo "$pps"
 }
 
-# the frames/s of udrv-e1000e's "rate:" line on stdin
+# eth0_settle [BASE]: the kernel has taken what QEMU queued for eth0 (a
+# run of ours sent faster than it received, or while eth0 was down):
+# rx_packets unchanged for 0.3 s; prints the frames it took since BASE
+# (rx_packets before eth0 came up; default: now)
+eth0_settle() {
+	read -r s0 < /sys/class/net/eth0/statistics/rx_packets
+	prev=-1 now=$s0 i=0
+	s0=${1:-$s0}
+	while [ "$now" != "$prev" ] && [ $i -lt 100 ]; do
+		prev=$now
+		sleep 0.3
+		read -r now < /sys/class/net/eth0/statistics/rx_packets
+		i=$((i + 1))
+	done
+	echo $((now - s0))
+}
+
+# the frames/s of udrv-e1000e's (or rx_count's) "rate:" line on stdin
 nic_rate() {
 	sed -n 's/^rate: \([0-9]*\) frames\/s.*/\1/p'
+}
+
+# nic_queue DIR SIZE BATCH RUN SETTLED: from ours' output in
+# /tmp/nic.out, the "other" frames its run took (frames left waiting
+# for its port would be these: 0 is a drained start), and SETTLED, the
+# frames the kernel took before it (eth0_settle)
+nic_queue() {
+	other=$(sed -n 's/^frames: .* \([0-9]*\) other frames.*/\1/p' /tmp/nic.out)
+	echo "R nic_queue $1 $2 $3 $4 ${other:-?} $5"
 }
 
 # marker N: a store of N to edu 00:12.0's liveness register, which QEMU's
@@ -434,17 +464,26 @@ marker() {
 	devmem "$nic_marker" 32 "$1" || fail "marker $1"
 }
 
-# transmit: udrv-e1000e --transmit-only (interrupts, as the kernel's
-# driver takes its completions) against pktgen through the kernel's
-# e1000e, 60 and 1514 bytes, batch 1 and 32, NIC_RUNS runs alternating.
-# Not symmetric, and not in ours' favour: while ours sends, the kernel's
-# e1000e receives every frame on the same vCPU (eth0 up, for pktgen);
-# while pktgen sends, ours is stopped and QEMU queues what its port does
-# not take (10,000 at most, then drops), and ours' next run skips those
-# as "other" frames.  Receive: udrv-e1000e --receive-only
-# taking what a raw socket on eth0 sends (nic_reflect -S, 128 ahead of
-# the credits), against the kernel's receive path counting (eth0's
-# rx_packets) what udrv-e1000e --transmit-only sends it.
+# transmit: udrv-e1000e --transmit-only --prebuilt (interrupts, as the
+# kernel's driver takes its completions; the ring's 256 frames built
+# once, then only descriptors written) against pktgen through the
+# kernel's e1000e (one skb built, resent: clone_skb), 60 and 1514 bytes,
+# batch 1 and 32, NIC_RUNS runs alternating.  Each run from a drained
+# state: QEMU keeps nothing for ours' port between its runs (frames sent
+# to it while it is closed are gone when it opens again: the "other"
+# frames of its runs, R nic_queue, say so), and the kernel is let take
+# what ours' run queued for eth0 (eth0_settle) before pktgen starts.
+# Neither receiver runs during the other's timed transmit: eth0 is down
+# while ours sends (whatever QEMU held for eth0 the kernel takes when it
+# is up again, before pktgen starts: R nic_settle, 0 so far: QEMU 7.2
+# kept none), and ours is closed while pktgen sends.
+# Receive, both senders of prebuilt frames without flow control: ours
+# (--receive-only --unchecked, counting the frames of the size) taking
+# what pktgen sends from eth0 (burst 32), against the kernel's receive
+# path (eth0's rx_packets, rx_count) taking what udrv-e1000e
+# --transmit-only --prebuilt (batch 32) sends it; each rate from the
+# first frame to the last, the run ending at NIC_FRAMES or 1 s without
+# a frame.
 sec_nic() {
 	[ -f /lib/modules/net/order ] ||
 		{ fail "nic: no /lib/modules/net (qemu/run --nic)"; return; }
@@ -478,7 +517,7 @@ sec_nic() {
 		for size in 60 1514; do for batch in 1 32; do
 			for n in $NIC_TRACE_FRAMES $((2 * NIC_TRACE_FRAMES)); do
 				marker $phase
-				udrv-e1000e --transmit-only --count $n --size $size \
+				udrv-e1000e --transmit-only --prebuilt --count $n --size $size \
 					--batch $batch $NIC_PCI > /dev/null || fail "udrv-e1000e trace run"
 				marker $phase
 				echo "R nic_trace $phase ours $size $batch $n"
@@ -500,51 +539,54 @@ sec_nic() {
 	fi
 	for run in $(seq 1 "$NIC_RUNS"); do
 		for size in 60 1514; do for batch in 1 32; do
-			ours=$(udrv-e1000e --transmit-only --count $NIC_FRAMES --size $size \
-				--batch $batch $NIC_PCI | nic_rate)
+			settled=$(eth0_settle)
+			eth0 down || return
+			udrv-e1000e --transmit-only --prebuilt --count $NIC_FRAMES \
+				--size $size --batch $batch $NIC_PCI > /tmp/nic.out 2> /tmp/nic.err ||
+				fail "udrv-e1000e --transmit-only --prebuilt: $(cat /tmp/nic.err)"
+			ours=$(nic_rate < /tmp/nic.out)
+			nic_queue tx $size $batch $run $settled
+			read -r base < /sys/class/net/eth0/statistics/rx_packets
+			eth0 up || return
+			settled=$(eth0_settle $base)
 			kernel=$(pktgen $NIC_FRAMES $size $batch)
 			echo "R nic_tx $size $batch $run ${ours:-0} ${kernel:-0}"
+			echo "R nic_settle tx $size $batch $run $settled"
 		done; done
 		for size in 60 1514; do
+			# ours takes what pktgen sends
 			rm -f /tmp/nic.out	# no "run:" line of the run before
-			udrv-e1000e --receive-only --count $NIC_FRAMES --size $size \
-				$NIC_PCI > /tmp/nic.out 2> /tmp/nic.err &
+			udrv-e1000e --receive-only --unchecked --count $NIC_FRAMES \
+				--size $size --timeout 1000 $NIC_PCI > /tmp/nic.out 2> /tmp/nic.err &
 			drv=$!
 			i=0
-			while ! grep -q '^run:' /tmp/nic.out 2>/dev/null && [ $i -lt 200 ]; do
+			while ! grep -q '^run:' /tmp/nic.out 2>/dev/null && [ $i -lt 400 ]; do
 				sleep 0.05; i=$((i + 1))
 			done
-			nic_reflect -S $size -r $((run * 2 + 1)) -w 128 eth0 $NIC_FRAMES > /dev/null ||
-				fail "nic_reflect -S $size"
-			wait $drv || fail "udrv-e1000e --receive-only: $(cat /tmp/nic.err)"
+			sender=$(pktgen $NIC_FRAMES $size 32)
+			wait $drv || fail "udrv-e1000e --receive-only --unchecked: $(cat /tmp/nic.err)"
 			ours=$(nic_rate < /tmp/nic.out)
-			before=$(cat /sys/class/net/eth0/statistics/rx_packets)
-			rm -f /tmp/nic.out
-			udrv-e1000e --transmit-only --poll --count $NIC_FRAMES --size $size \
-				$NIC_PCI > /tmp/nic.out 2> /tmp/nic.err &
-			drv=$!
-			# the clock from the driver's "run:" line (link up, rings set)
+			got_ours=$(sed -n 's/^frames: \([0-9]*\) received.*/\1/p' /tmp/nic.out)
+			nic_queue rx $size 32 $run -
+			# the kernel takes what ours sends
+			settled=$(eth0_settle)
+			rm -f /tmp/rx.out
+			rx_count eth0 $NIC_FRAMES 1000 > /tmp/rx.out 2> /tmp/rx.err &
+			cnt=$!
 			i=0
-			while ! grep -q '^run:' /tmp/nic.out 2>/dev/null && [ $i -lt 2000 ]; do
-				i=$((i + 1))
+			while ! grep -q '^ready' /tmp/rx.out 2>/dev/null && [ $i -lt 400 ]; do
+				sleep 0.05; i=$((i + 1))
 			done
-			t0=$(cut -d' ' -f1 /proc/uptime)
-			# until the kernel has taken them all, or none came for 1 s
-			last=-1 i=0
-			while :; do
-				got=$(($(cat /sys/class/net/eth0/statistics/rx_packets) - before))
-				[ "$got" -ge "$NIC_FRAMES" ] && break
-				if [ "$got" = "$last" ]; then
-					i=$((i + 1)); [ $i -lt 100 ] || break
-				else
-					i=0 last=$got t1=$(cut -d' ' -f1 /proc/uptime)
-				fi
-				sleep 0.01
-			done
-			[ "$got" -ge "$NIC_FRAMES" ] && t1=$(cut -d' ' -f1 /proc/uptime)
-			wait $drv || fail "udrv-e1000e --transmit-only: $(cat /tmp/nic.err)"
-			kernel=$(awk -v n="$got" -v a="$t0" -v b="$t1" 'BEGIN { printf "%d", (b > a ? n / (b - a) : 0) }')
-			echo "R nic_rx $size $run ${ours:-0} $kernel $got"
+			udrv-e1000e --transmit-only --prebuilt --count $NIC_FRAMES \
+				--size $size $NIC_PCI > /tmp/nic.out 2> /tmp/nic.err ||
+				fail "udrv-e1000e --transmit-only --prebuilt: $(cat /tmp/nic.err)"
+			sender2=$(nic_rate < /tmp/nic.out)
+			wait $cnt || fail "rx_count: $(cat /tmp/rx.err)"
+			kernel=$(nic_rate < /tmp/rx.out)
+			got_kernel=$(sed -n 's/^got: //p' /tmp/rx.out)
+			echo "R nic_rx $size $run ${ours:-0} ${kernel:-0} ${got_kernel:-0} ${got_ours:-0}"
+			echo "R nic_rx_senders $size $run ${sender:-0} ${sender2:-0}"
+			echo "R nic_settle rx $size 32 $run $settled"
 		done
 	done
 }

@@ -308,6 +308,26 @@ def nic_row(figure, pairs, goal, note):
         (len(pairs), ratios[0], ratios[-1], "; " + note if note else ""))
 
 
+# the drained state (bench/README.md, item 8): "R nic_queue DIR SIZE BATCH
+# RUN OTHER SETTLED": the "other" frames ours' run took (what waited for
+# its port would be these), the frames the kernel took before ours' run
+# (eth0_settle); "R nic_settle DIR SIZE BATCH RUN N": before pktgen's or
+# rx_count's run
+
+
+def queue_note(direction, size, batch):
+    q = [m for m in multi.get("nic_queue", [])
+         if len(m) == 6 and m[:3] == [direction, size, batch]]
+    st = [m[4] for m in multi.get("nic_settle", [])
+          if len(m) == 5 and m[:3] == [direction, size, batch]]
+    if not q:
+        return ""
+    note = "other frames in ours' runs %s" % "/".join(m[4] for m in q)
+    if st:
+        note += "; queued frames the kernel took before its runs %s" % "/".join(st)
+    return note
+
+
 for size in ("60", "1514"):
     for batch in ("1", "32"):
         pairs = [(float(m[3]), float(m[4])) for m in multi.get("nic_tx", [])
@@ -318,18 +338,26 @@ for size in ("60", "1514"):
         trap = "MMIO accesses per frame (QEMU's trace) %s vs %s" % (
             "%.2f" % o if o is not None else "?", "%.2f" % k if k is not None else "?")
         nic_row("transmit frames/s, %s B (+ FCS), batch %s: udrv-e1000e "
-                "--transmit-only vs pktgen through e1000e (burst %s), %s frames" %
-                (size, batch, batch, frames), pairs, 1.0 if batch == "32" else None, trap)
+                "--transmit-only --prebuilt vs pktgen through e1000e (burst %s, "
+                "clone_skb: one skb resent), %s frames" %
+                (size, batch, batch, frames), pairs, 1.0 if batch == "32" else None,
+                trap + "; " + queue_note("tx", size, batch))
 for size in ("60", "1514"):
-    pairs = [(float(m[2]), float(m[3])) for m in multi.get("nic_rx", [])
-             if len(m) == 5 and m[0] == size]
+    runs = [m for m in multi.get("nic_rx", []) if len(m) == 6 and m[0] == size]
+    pairs = [(float(m[2]), float(m[3])) for m in runs]
     if not pairs:
         continue
-    short = [m[4] for m in multi.get("nic_rx", []) if len(m) == 5 and m[0] == size and m[4] != frames]
-    nic_row("receive frames/s, %s B: udrv-e1000e --receive-only (from a raw "
-            "socket on eth0) vs the kernel's e1000e counting rx_packets (from "
-            "udrv-e1000e --transmit-only), %s frames" % (size, frames), pairs, 1.0,
-            "the kernel took only %s of the frames in some runs" % ", ".join(short) if short else "")
+    senders = [m for m in multi.get("nic_rx_senders", []) if len(m) == 4 and m[0] == size]
+    note = "frames taken: ours %s, the kernel's %s" % (
+        "/".join(m[5] for m in runs), "/".join(m[4] for m in runs))
+    if senders:
+        note += "; the senders' own rates: pktgen %s, ours %s" % (
+            "/".join(m[2] for m in senders), "/".join(m[3] for m in senders))
+    note += "; " + queue_note("rx", size, "32")
+    nic_row("receive frames/s, %s B: udrv-e1000e --receive-only --unchecked "
+            "(from pktgen on eth0, burst 32) vs the kernel's e1000e counting "
+            "rx_packets (from udrv-e1000e --transmit-only --prebuilt, batch 32), "
+            "%s frames sent" % (size, frames), pairs, 1.0, note)
 
 # 5. the suite
 if "host_boot_first_line" in R:
@@ -355,11 +383,12 @@ print()
 print("Made by `%s` (QEMU TCG, QEMU_SMP=%s, git %s, %s, host %d-core, shared)." %
       (command, smp, rev, time.strftime("%Y-%m-%d"), __import__("os").cpu_count()))
 print("Ratio is always ours / peer; the goal column says which way is good.")
-if R.get("done", ["1"])[0] != "0" or R.get("qemu_status", ["1"])[0] != "0" or \
-        R.get("iommu_done", ["1"])[0] != "0" or R.get("iommu_qemu_status", ["1"])[0] != "0" or \
-        R.get("nvmek_done", ["1"])[0] != "0" or R.get("nvmek_qemu_status", ["1"])[0] != "0" or \
-        R.get("nic_done", ["1"])[0] != "0" or R.get("nic_qemu_status", ["1"])[0] != "0" or \
-        R.get("nict_done", ["1"])[0] != "0" or R.get("nict_qemu_status", ["1"])[0] != "0":
+# each boot that ran (its qemu/run status is there: bench/run writes it,
+# --only nic runs the nic boots alone) must have ended with "done 0"
+if any(p + "qemu_status" in R and (R[p + "qemu_status"][0] != "0" or
+                                   R.get(p + "done", ["1"])[0] != "0")
+       for p in ("", "iommu_", "nvmek_", "nic_", "nict_")) or \
+        not any(p + "qemu_status" in R for p in ("", "iommu_", "nvmek_", "nic_", "nict_")):
     print()
     print("**The guest run reported failures; see the notes.**")
 print()

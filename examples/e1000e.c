@@ -231,7 +231,11 @@ static struct {
 	uint32_t run;
 	uint64_t t_progress;		/* when the last echo came */
 	uint64_t t_first;		/* receive-only: when the first frame came */
+	uint64_t t_last;		/* --unchecked: when the last one came */
 	unsigned long tx_doorbells, rx_doorbells;
+	bool prebuilt;			/* --prebuilt: the ring's frames resent */
+	bool unchecked;			/* --unchecked: frames counted, no more */
+	bool ended;			/* --unchecked: none came for --timeout */
 } run = { .count = 1000, .min = 60, .max = 60, .batch = 32, .window = 64 };
 
 /* ---- errors ---- */
@@ -257,52 +261,8 @@ static void stop_device(void)
 	(void)poll(NULL, 0, 20);
 }
 
-__attribute__((noreturn, format(printf, 2, 3)))
-static void die(int status, const char *fmt, ...)
-{
-	va_list ap;
-
-	fflush(stdout);
-	fprintf(stderr, PROG ": ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n");
-	/* stop the device's DMA into our buffer, best effort */
-	if (status != EXIT_GONE)
-		stop_device();
-	exit(status);
-}
-
-__attribute__((noreturn))
-static void die_udrv(void)
-{
-	if (nic.ud && udrv_device_gone(nic.ud))
-		die(EXIT_GONE, "device gone: %s", udrv_strerror());
-	die(EXIT_SETUP, "%s", udrv_strerror());
-}
-
-/* a SIGBUS on the DMA buffer's mapping (iio zaps it at unbind): gone */
-static void on_sigbus(int sig)
-{
-	static const char msg[] = PROG ": device gone: SIGBUS on the DMA "
-				  "buffer's mapping (unbound?)\n";
-
-	(void)sig;
-	if (write(2, msg, sizeof(msg) - 1) < 0)
-		_exit(EXIT_GONE);
-	_exit(EXIT_GONE);
-}
-
-static void on_signal(int sig)
-{
-	static const char msg[] = PROG ": interrupted by a signal\n";
-
-	stop_device();
-	if (write(2, msg, sizeof(msg) - 1) < 0)
-		_exit(128 + sig);
-	_exit(128 + sig);
-}
+#define EXAMPLE_DEVICE	nic.ud
+#include "example_exit.h"
 
 static uint64_t now_ns(void)
 {
@@ -580,14 +540,18 @@ static void tx_ring(void)
 	run.tx_doorbells++;
 }
 
-/* a frame of @kind, @size bytes and number @seq into the next transmit
- * descriptor (not yet rung) */
-static void tx_fill(uint8_t kind, unsigned int size, uint64_t seq)
+/* the frame buffer of transmit descriptor @i */
+static uint8_t *tx_buf(unsigned int i)
+{
+	return nic.cpu + nic.tx_bufs + (size_t)i * BUF;
+}
+
+/* the next transmit descriptor: its buffer's @size bytes, as they are
+ * (not yet rung) */
+static void tx_desc(unsigned int size)
 {
 	unsigned int i = nic.tx_tail;
 
-	frame_fill(nic.cpu + nic.tx_bufs + (size_t)i * BUF, broadcast, nic.mac,
-		   kind, size, run.run, seq);
 	nic.tx[i].length = size;
 	nic.tx[i].cso = 0;
 	nic.tx[i].css = 0;
@@ -598,12 +562,44 @@ static void tx_fill(uint8_t kind, unsigned int size, uint64_t seq)
 	nic.tx_unrung++;
 }
 
-/* frame @seq into the next transmit descriptor */
+/* a frame of @kind, @size bytes and number @seq into the next transmit
+ * descriptor (not yet rung) */
+static void tx_fill(uint8_t kind, unsigned int size, uint64_t seq)
+{
+	frame_fill(tx_buf(nic.tx_tail), broadcast, nic.mac, kind, size,
+		   run.run, seq);
+	tx_desc(size);
+}
+
+/*
+ * --prebuilt: frame i of the run (i = 0 to RING - 1) built once into
+ * the buffer of transmit descriptor i.  Transmit-only sends nothing but
+ * these (no credits), so frame k of the run always goes out through
+ * descriptor k % RING: it is resent as built, frame k % RING, with that
+ * frame's sequence number, size, CRC and payload.
+ */
+static void tx_prebuild(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < RING; i++)
+		frame_fill(tx_buf(i), broadcast, nic.mac, FRAME_KIND_SENT,
+			   frame_size(i), run.run, i);
+}
+
+/* frame @seq into the next transmit descriptor: built, or (--prebuilt)
+ * the descriptor's own frame as it is */
 static void tx_put(uint64_t seq)
 {
-	unsigned int size = frame_size(seq);
+	unsigned int size;
 
-	tx_fill(FRAME_KIND_SENT, size, seq);
+	if (run.prebuilt) {
+		size = frame_size(nic.tx_tail);
+		tx_desc(size);
+	} else {
+		size = frame_size(seq);
+		tx_fill(FRAME_KIND_SENT, size, seq);
+	}
 	run.bytes_sent += size;
 	if (nic.tx_unrung == run.batch)
 		tx_ring();
@@ -658,6 +654,28 @@ static void rx_sent_frame(const uint8_t *f, unsigned int len)
 }
 
 /*
+ * --unchecked (receive-only): a frame of the size --size gives (any
+ * frame k of the sizes MIN to MAX) counted, its content not looked at;
+ * others (the kernel's own IPv6 frames, any after the --count-th) are
+ * "other".  A sender without flow control (pktgen) loses what QEMU's
+ * queue cannot hold, so the run ends at --count frames or when none came
+ * for --timeout.
+ */
+static void rx_counted_frame(unsigned int len)
+{
+	if (len < run.min || len > run.max || run.back == run.count) {
+		run.other++;
+		return;
+	}
+	run.t_last = now_ns();
+	if (!run.back)
+		run.t_first = run.t_last;
+	run.back++;
+	run.bytes_sent += len;
+	run.t_progress = run.t_last;
+}
+
+/*
  * Receive-only: tell the sender how many frames were taken (a credit
  * frame, kind 3, its sequence number the count), so that it keeps at
  * most --window frames on the wire: QEMU queues at most 10,000 frames
@@ -680,6 +698,10 @@ static void rx_frame(const uint8_t *f, unsigned int len)
 {
 	uint64_t seq;
 
+	if (run.unchecked) {
+		rx_counted_frame(len);
+		return;
+	}
 	if (run.mode == RECEIVE_ONLY) {
 		rx_sent_frame(f, len);
 		return;
@@ -727,7 +749,8 @@ static unsigned int rx_take(void)
 		nic.rx_taken = 0;
 		run.rx_doorbells++;
 	}
-	if (run.mode == RECEIVE_ONLY && run.back != run.credited &&
+	if (run.mode == RECEIVE_ONLY && !run.unchecked &&
+	    run.back != run.credited &&
 	    (run.back - run.credited >= (run.window + 1) / 2 ||
 	     run.back == run.count))
 		tx_credit();
@@ -759,6 +782,10 @@ static void watchdog(void)
 		    (nic.tx_tail - nic.tx_clean + RING) % RING);
 	if (run.mode == TRANSMIT_ONLY)
 		return;		/* all sent: the loop ends */
+	if (run.unchecked && run.back) {
+		run.ended = true;	/* the sender is done: the loop ends */
+		return;
+	}
 	if (run.mode == RECEIVE_ONLY)
 		die(EXIT_LOST, "frame %llu not received within %u ms: %llu "
 		    "received (lost, or no peer sending)",
@@ -833,7 +860,7 @@ static void wait_irq(bool tx_full)
  * written back); receive-only: --count frames taken */
 static bool run_done(void)
 {
-	return run.back >= run.count;
+	return run.back >= run.count || run.ended;
 }
 
 static void run_frames(void)
@@ -902,7 +929,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: udrv-e1000e [--count N] [--size BYTES|MIN-MAX] [--batch N]\n"
 		"                   [--window N] [--poll] [--timeout MS] [--run ID]\n"
-		"                   [--transmit-only|--receive-only] PCI_ADDR\n"
+		"                   [--transmit-only [--prebuilt]|--receive-only [--unchecked]]\n"
+		"                   PCI_ADDR\n"
 		"\n"
 		"A user-space driver for the Intel 82574L (QEMU's e1000e) on libudrv:\n"
 		"opens PCI_ADDR (bound to iio_pci_generic or vfio-pci), resets it,\n"
@@ -916,15 +944,20 @@ static void usage(FILE *f)
 		"  --window N     frames out without their echo, 1 to %u (default 64)\n"
 		"  --poll         no interrupts: spin on the rings\n"
 		"  --transmit-only  send N frames, no echoes awaited\n"
+		"  --prebuilt     with --transmit-only: the ring's %u frames built\n"
+		"                 once and resent (frame k is frame k %% %u as built)\n"
 		"  --receive-only   take N frames from the peer's sender (in order\n"
 		"                 from 0), a credit frame back every WINDOW/2\n"
+		"  --unchecked    with --receive-only: count frames of the --size\n"
+		"                 sizes, check nothing, send no credits; the run ends\n"
+		"                 at N or when none came for --timeout\n"
 		"  --timeout MS   the longest wait for the link, a frame or the\n"
 		"                 device (default 5000)\n"
 		"  --run ID       the run id in the frames (default: from the clock)\n"
 		"\n"
 		"exit status: 0 ok, 1 bad frame, 2 usage, 3 setup, 4 link down,\n"
 		"5 frame not back in time, 6 ring stall, 7 device gone\n",
-		RING - 1, RING - 1);
+		RING - 1, RING - 1, RING, RING);
 }
 
 static unsigned long number(const char *opt, const char *arg,
@@ -972,6 +1005,8 @@ int main(int argc, char **argv)
 		{ "run", required_argument, NULL, 'r' },
 		{ "transmit-only", no_argument, NULL, 't' },
 		{ "receive-only", no_argument, NULL, 'R' },
+		{ "prebuilt", no_argument, NULL, 'P' },
+		{ "unchecked", no_argument, NULL, 'U' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1013,6 +1048,12 @@ int main(int argc, char **argv)
 				    "--receive-only: one or the other");
 			run.mode = c == 't' ? TRANSMIT_ONLY : RECEIVE_ONLY;
 			break;
+		case 'P':
+			run.prebuilt = true;
+			break;
+		case 'U':
+			run.unchecked = true;
+			break;
 		case 'h':
 			usage(stdout);
 			return EXIT_OK;
@@ -1025,6 +1066,14 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
+	/* the receivers check sequence numbers, which --prebuilt repeats */
+	if (run.prebuilt && run.mode != TRANSMIT_ONLY)
+		die(EXIT_USAGE, "--prebuilt resends the ring's %u frames, so "
+		    "their sequence numbers repeat: only with --transmit-only",
+		    RING);
+	if (run.unchecked && run.mode != RECEIVE_ONLY)
+		die(EXIT_USAGE, "--unchecked counts the frames taken: only "
+		    "with --receive-only");
 	nic.pci = argv[optind];
 	if (strchr(nic.pci, '/') || strlen(nic.pci) > 32)
 		die(EXIT_USAGE, "\"%s\" is not a PCI address", nic.pci);
@@ -1078,12 +1127,16 @@ int main(int argc, char **argv)
 	       s & STATUS_FD ? "full" : "half", (unsigned long long)link_ms);
 	printf("interrupts: %s\n", irq);
 	setup_rings();
+	if (run.prebuilt)
+		tx_prebuild();
 	printf("run: %llu frames of %u to %u bytes, batch %u, window %u, run "
-	       "0x%08x%s\n", (unsigned long long)run.count, run.min, run.max,
+	       "0x%08x%s%s\n", (unsigned long long)run.count, run.min, run.max,
 	       run.batch, run.window, run.run,
 	       run.mode == TRANSMIT_ONLY ? ", transmit only" :
+	       run.unchecked ? ", receive only, unchecked" :
 	       run.mode == RECEIVE_ONLY ? run_given ? ", receive only" :
-	       ", receive only (the run of the first frame)" : "");
+	       ", receive only (the run of the first frame)" : "",
+	       run.prebuilt ? ", prebuilt" : "");
 
 	/* 7. */
 	t0 = now_ns();
@@ -1092,6 +1145,11 @@ int main(int argc, char **argv)
 	if (run.mode == RECEIVE_ONLY && run.t_first)
 		t0 = run.t_first;
 	elapsed = now_ns() - t0;
+	/* --unchecked: to the last frame, not to the --timeout after it */
+	if (run.unchecked && run.t_last > t0)
+		elapsed = run.t_last - t0;
+	if (!elapsed)
+		elapsed = 1;
 
 	/* 8. */
 	if (run.mode == ROUND_TRIP)
@@ -1103,6 +1161,13 @@ int main(int argc, char **argv)
 	else if (run.mode == TRANSMIT_ONLY)
 		printf("frames: %llu sent, %llu bytes, %llu other frames "
 		       "received\n", (unsigned long long)run.sent,
+		       (unsigned long long)run.bytes_sent,
+		       (unsigned long long)run.other);
+	else if (run.unchecked)
+		printf("frames: %llu received of %llu, unchecked, %llu bytes, "
+		       "%llu other frames received\n",
+		       (unsigned long long)run.back,
+		       (unsigned long long)run.count,
 		       (unsigned long long)run.bytes_sent,
 		       (unsigned long long)run.other);
 	else

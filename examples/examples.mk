@@ -13,8 +13,10 @@ EXAMPLES := $(BUILD)/guest-bin/udrv-edu $(BUILD)/guest-bin/udrv-nvme \
 tests: $(EXAMPLES)
 
 $(BUILD)/guest-bin/udrv-edu: examples/edu.c
-$(BUILD)/guest-bin/udrv-nvme: examples/nvme.c examples/latency_hist.h
-$(BUILD)/guest-bin/udrv-e1000e: examples/e1000e.c examples/e1000e_frame.h
+$(BUILD)/guest-bin/udrv-nvme: examples/nvme.c examples/latency_hist.h \
+	examples/example_exit.h
+$(BUILD)/guest-bin/udrv-e1000e: examples/e1000e.c examples/e1000e_frame.h \
+	examples/example_exit.h
 $(EXAMPLES): $(BUILD)/lib/guest/libudrv.a lib/udrv.h | deps
 	@mkdir -p $(@D)
 	$(CC) $(GUEST_CFLAGS) -Ilib -o $@ $(filter %.c,$^) \

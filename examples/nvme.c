@@ -234,60 +234,21 @@ static uint32_t block_size;
 static uint32_t mdts_bytes;		/* 0: no limit */
 
 /* ---- errors ---- */
-__attribute__((noreturn, format(printf, 2, 3)))
-static void die(int status, const char *fmt, ...)
-{
-	va_list ap;
-
-	fflush(stdout);
-	fprintf(stderr, PROG ": ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n");
-	/* stop the controller's DMA into our buffer, best effort */
-	if (dev.enabled && status != EXIT_GONE)
-		dev.bar[REG_CC / 4] = 0;
-	exit(status);
-}
-
-/* a failed libudrv call: its message; exit 7 once the device is gone */
-__attribute__((noreturn))
-static void die_udrv(void)
-{
-	if (dev.ud && udrv_device_gone(dev.ud))
-		die(EXIT_GONE, "device gone: %s", udrv_strerror());
-	die(EXIT_SETUP, "%s", udrv_strerror());
-}
-
 /*
- * The library turns a SIGBUS on BAR0's mapping after the device went away
- * into reads of all ones (CSTS then says so); one on the DMA buffer's
- * mapping (iio zaps it at unbind) comes here, the handler the library
- * found installed: that is "gone" too.
+ * The controller disabled (CC 0), if we enabled it: it stops fetching
+ * our queues and writing into our buffer.  One store to BAR0, so that
+ * on_signal() can call it (async-signal-safe).
  */
-static void on_sigbus(int sig)
+static void stop_device(void)
 {
-	static const char msg[] = PROG ": device gone: SIGBUS on the DMA "
-				  "buffer's mapping (unbound?)\n";
-
-	(void)sig;
-	if (write(2, msg, sizeof(msg) - 1) < 0)
-		_exit(EXIT_GONE);
-	_exit(EXIT_GONE);
+	if (!dev.enabled)
+		return;
+	dev.bar[REG_CC / 4] = 0;
+	dev.enabled = false;
 }
 
-/* Ctrl-C, kill: stop the controller's DMA into our buffer, then go */
-static void on_signal(int sig)
-{
-	static const char msg[] = PROG ": interrupted by a signal\n";
-
-	if (dev.enabled)
-		dev.bar[REG_CC / 4] = 0;
-	if (write(2, msg, sizeof(msg) - 1) < 0)
-		_exit(128 + sig);
-	_exit(128 + sig);
-}
+#define EXAMPLE_DEVICE	dev.ud
+#include "example_exit.h"
 
 static uint64_t now_ns(void)
 {

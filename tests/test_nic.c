@@ -14,7 +14,10 @@
  * a corrupted, lost or reordered echo (exit 1), no link (4), no peer (5),
  * the kernel's side sending to the driver (--receive-only, credited; its
  * frames checked the same way, a corrupted one exit 1, none at all 5),
- * --transmit-only to the kernel's side,
+ * --transmit-only to the kernel's side, and with --prebuilt (the ring's
+ * frames resent: frame k on the wire is frame k mod 256, pcap-checked),
+ * --receive-only --unchecked (counted, no credits) from a sender that
+ * gets none,
  * a transmit ring the device stopped taking (6), the device unbound under
  * the run, interrupt-driven and polled (7), the usage and setup errors,
  * and last the port hot-unplugged under a run (device_del, 7).
@@ -103,6 +106,105 @@ static void transmit_only(void)
 	to_kernel("--poll --batch 1", 300, 60, 60);
 	EXPECT(starts(line_of(OUT, "doorbells: "), "300 transmit tail writes "
 			"for 300 frames (1.00 per write)"));
+}
+
+/*
+ * --transmit-only --prebuilt: the ring's 256 frames built once and
+ * resent, so frame k on the wire is frame k % 256 as built (sequence
+ * number, size, CRC, payload): the run is announced " prebuilt", and
+ * tests/nic/pcap-check finds each of its 1000 frames so in QEMU's
+ * record; the device's counters have them all.  Refused (usage, before
+ * the device is touched) with a receiver that checks sequence numbers.
+ */
+static void transmit_only_prebuilt(void)
+{
+	unsigned long long sent, bytes, other, tx, txb, rx, rxb, want = 0, k;
+
+	peer_up();
+	nic_bind();
+	EXPECT_EQ(driver("--transmit-only --prebuilt --count 1000 --size 60-1514"),
+		  0);
+	EXPECT_EQ(lines_in(ERR), 0);
+	EXPECT(strstr(line_of(OUT, "run: "), ", transmit only, prebuilt"));
+	announce_run(1000, 60, 1514, " prebuilt");
+	for (k = 0; k < 1000; k++)
+		want += 60 + k % 256;	/* frame k % 256's size */
+	if (sscanf(line_of(OUT, "frames: "), "%llu sent, %llu bytes, %llu other",
+		   &sent, &bytes, &other) != 3)
+		FAIL("cannot parse \"frames: %s\"", line_of(OUT, "frames: "));
+	EXPECT_EQ(sent, 1000);
+	EXPECT_EQ(bytes, want);
+	counters(&tx, &txb, &rx, &rxb);
+	EXPECT_EQ(tx, 1000);
+	EXPECT_EQ(txb, want);
+	check_note("transmit-only --prebuilt: %s", line_of(OUT, "rate: "));
+	EXPECT_EQ(driver("--prebuilt --count 10"), EXIT_USAGE);
+	EXPECT_STREQ(last_line(ERR, "(nothing)"), "udrv-e1000e: --prebuilt "
+		     "resends the ring's 256 frames, so their sequence numbers "
+		     "repeat: only with --transmit-only");
+	EXPECT_EQ(lines_in(ERR), 1);
+	EXPECT_EQ(driver("--receive-only --prebuilt"), EXIT_USAGE);
+	EXPECT_EQ(lines_in(ERR), 1);
+	EXPECT_EQ(driver("--transmit-only --unchecked"), EXIT_USAGE);
+	EXPECT_STREQ(last_line(ERR, "(nothing)"), "udrv-e1000e: --unchecked "
+		     "counts the frames taken: only with --receive-only");
+}
+
+/* @count frames of @size bytes of run @run sent from eth0 to our port
+ * (nic_reflect -S, a window of all of them: it awaits only the credit
+ * for the last, which nobody sends), its exit awaited */
+static void kernel_sends(unsigned int count, unsigned int size, unsigned int run)
+{
+	char cmd[160];
+	pid_t peer;
+
+	snprintf(cmd, sizeof(cmd), "-S %u -r %u -w %u " PEER_IF " %u 1000",
+		 size, run, count, count);
+	peer = peer_start(cmd);
+	/* 3: no credit for the last within 1 s, as nobody credits */
+	EXPECT_EQ(wait_exit(peer, 10000), 3);
+}
+
+/*
+ * --receive-only --unchecked: frames of the --size sizes counted, not
+ * checked, no credits sent (the sender, with a window of all of them,
+ * waits for a credit in vain); the run ends at --count, or when none
+ * came for --timeout (a sender without flow control loses frames).
+ */
+static void receive_only_unchecked(void)
+{
+	unsigned long long got, count, bytes, other, tx, txb, rx, rxb;
+	pid_t drv;
+
+	peer_up();
+	nic_bind();
+	drv = driver_start("--receive-only --unchecked --count 200 "
+			   "--size 1000 --timeout 1000");
+	kernel_sends(200, 1000, 15);
+	EXPECT_EQ(wait_exit(drv, 10000), 0);
+	EXPECT(strstr(line_of(OUT, "run: "), ", receive only, unchecked"));
+	if (sscanf(line_of(OUT, "frames: "), "%llu received of %llu, unchecked, "
+		   "%llu bytes, %llu other", &got, &count, &bytes, &other) != 4)
+		FAIL("cannot parse \"frames: %s\"", line_of(OUT, "frames: "));
+	EXPECT_EQ(got, 200);
+	EXPECT_EQ(count, 200);
+	EXPECT_EQ(bytes, 200 * 1000);
+	counters(&tx, &txb, &rx, &rxb);
+	EXPECT_EQ(tx, 0);	/* no credits */
+	/* fewer than --count: ends when none came for --timeout */
+	drv = driver_start("--receive-only --unchecked --count 300 "
+			   "--size 1000 --timeout 1000");
+	kernel_sends(150, 1000, 17);
+	EXPECT_EQ(wait_exit(drv, 10000), 0);
+	if (sscanf(line_of(OUT, "frames: "), "%llu received of %llu, unchecked, "
+		   "%llu bytes, %llu other", &got, &count, &bytes, &other) != 4)
+		FAIL("cannot parse \"frames: %s\"", line_of(OUT, "frames: "));
+	EXPECT_EQ(got, 150);
+	EXPECT_EQ(count, 300);
+	/* none at all: exit 5 as for a checked run */
+	EXPECT_EQ(driver("--receive-only --unchecked --count 10 "
+			 "--timeout 500"), EXIT_LOST);
+	EXPECT_EQ(lines_in(ERR), 1);
 }
 
 /* --receive-only and no sender: exit 5, one line */
@@ -371,6 +473,8 @@ static const struct check_case cases[] = {
 	CASE_T(many_frames_from_kernel_by_interrupt, 900),
 	CASE_T(many_frames_from_kernel_polled, 900),
 	CASE_T(transmit_only, 120),
+	CASE_T(transmit_only_prebuilt, 60),
+	CASE_T(receive_only_unchecked, 60),
 	CASE_T(receive_only_no_sender_exit_5, 60),
 	CASE_T(receive_only_corrupted_frame_exit_1, 60),
 	CASE(usage_and_setup_errors),

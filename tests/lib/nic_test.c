@@ -257,7 +257,7 @@ void round_trip(const char *args, unsigned long long count, unsigned int lo,
 
 
 /* the device's counters line: frames and bytes each way, missed, CRC errors */
-static void counters(unsigned long long *tx, unsigned long long *txb,
+void counters(unsigned long long *tx, unsigned long long *txb,
 		     unsigned long long *rx, unsigned long long *rxb)
 {
 	unsigned int missed, nobuf, crc;

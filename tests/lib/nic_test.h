@@ -53,6 +53,10 @@ unsigned int run_id(void);
 /* tell tests/nic/pcap-check (through the kernel log) to find this run whole */
 void announce_run(unsigned long long count, unsigned int lo, unsigned int hi,
 		  const char *way);
+/* the device's "counters:" line of OUT: frames and bytes each way; it
+ * fails the case unless it parses and says none missed, no CRC error */
+void counters(unsigned long long *tx, unsigned long long *txb,
+	      unsigned long long *rx, unsigned long long *rxb);
 /* the bytes of the frames 0 .. @count - 1 of sizes @lo to @hi */
 unsigned long long run_bytes(unsigned long long count, unsigned int lo,
 			     unsigned int hi);
