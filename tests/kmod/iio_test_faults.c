@@ -22,6 +22,16 @@
  *		was cleared: one frame a line (%pB), innermost first, from
  *		the probed call on; empty if none.  Writing anything clears
  *		it.
+ *  from_ours	write 1 before an operation to have fail-nth count only from
+ *		the first allocation made under a function of our modules
+ *		(iio and its stubs) or under a module's init call
+ *		(do_one_initcall(): a stub's init may tail-call
+ *		pci_register_driver() and leave no frame of its own) on:
+ *		the task's allocations before it (the module loader's, for
+ *		a load: hundreds, none of which reaches code of ours) leave
+ *		its count as it was.  Every allocation after that one
+ *		counts, ours or not.  0 (the default): every allocation
+ *		counts.
  *
  * The frames are named when the failure is injected, in the probe, not
  * when site is read: by then the module whose init made the call may be
@@ -39,11 +49,13 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/kallsyms.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
+#include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/stacktrace.h>
 
@@ -61,13 +73,80 @@ static bool armed;
  */
 static char site[PAGE_SIZE];
 static unsigned int site_len;
+/*
+ * from_ours: set by the test's task between its operations, read by the
+ * same task in the breakpoint's handler; ours_seen, whether that
+ * operation has made an allocation under our code yet, the same.
+ */
+static bool from_ours, ours_seen;
 
 #ifdef CONFIG_FAULT_INJECTION
+/* the modules whose frames are ours (tests/test_faults.c: our_modules) */
+static const char *const our_modules[] = {
+	"iio", "iio_user_dummy", "iio_edu", "iio_pcitest", "iio_pci_generic",
+};
+
+/*
+ * Whether one of @n frames is in a module of ours, or is a module's init
+ * call: named as the saved site's frames are ("FUNCTION+0xOFF/0xSIZE
+ * [MODULE]"; the module tree's lookup is not exported), which finds a
+ * module being loaded from its COMING state on, when its init runs.
+ */
+static bool frames_ours(const unsigned long *entries, unsigned int n)
+{
+	static const char initcall[] = "do_one_initcall+";
+	char frame[KSYM_SYMBOL_LEN];
+	unsigned int i, m;
+	const char *mod;
+	size_t len;
+
+	for (i = 0; i < n; i++) {
+		scnprintf(frame, sizeof(frame), "%pB", (void *)entries[i]);
+		if (!strncmp(frame, initcall, sizeof(initcall) - 1))
+			return true;
+		mod = strchr(frame, '[');
+		if (!mod)
+			continue;
+		mod++;
+		len = strcspn(mod, "]");
+		for (m = 0; m < ARRAY_SIZE(our_modules); m++)
+			if (strlen(our_modules[m]) == len &&
+			    !strncmp(mod, our_modules[m], len))
+				return true;
+	}
+	return false;
+}
+
+/*
+ * Whether the probed call was made in task context, where fail-nth
+ * counts it (should_fail_ex()'s in_task()): the handler's preempt count
+ * has the breakpoint's own NMI entry added (irqentry_nmi_enter()).
+ */
+static bool probed_in_task(void)
+{
+	unsigned long count = preempt_count() - (NMI_OFFSET + HARDIRQ_OFFSET);
+
+	return !(count & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET));
+}
+
 static int fault_pre(struct kprobe *p, struct pt_regs *regs)
 {
 	unsigned long entries[SITE_DEPTH];
 	unsigned int n, i, len;
 
+	/*
+	 * from_ours, before the operation's first allocation under our
+	 * code: one the task's count would take is given back to it, so
+	 * that should_fail_ex()'s decrement leaves the count as it was
+	 */
+	if (READ_ONCE(from_ours) && !READ_ONCE(ours_seen) &&
+	    READ_ONCE(current->fail_nth) && probed_in_task()) {
+		n = stack_trace_save(entries, ARRAY_SIZE(entries), 0);
+		if (frames_ours(entries, n))
+			WRITE_ONCE(ours_seen, true);
+		else
+			WRITE_ONCE(current->fail_nth, current->fail_nth + 1);
+	}
 	/*
 	 * fail-nth fails this call: its count goes from 1 to 0.  Not
 	 * in_task(): the breakpoint's handler runs as an NMI.  A call from
@@ -179,6 +258,30 @@ static const struct kernel_param_ops site_ops = {
 };
 module_param_cb(site, &site_ops, NULL, 0600);
 MODULE_PARM_DESC(site, "the stack of the last failure fail-nth injected");
+
+static int from_ours_set(const char *val, const struct kernel_param *kp)
+{
+	bool on;
+	int ret = kstrtobool(val, &on);
+
+	if (ret)
+		return ret;
+	WRITE_ONCE(ours_seen, false);
+	WRITE_ONCE(from_ours, on);
+	return 0;
+}
+
+static int from_ours_get(char *buffer, const struct kernel_param *kp)
+{
+	return sysfs_emit(buffer, "%d\n", READ_ONCE(from_ours));
+}
+
+static const struct kernel_param_ops from_ours_ops = {
+	.set = from_ours_set,
+	.get = from_ours_get,
+};
+module_param_cb(from_ours, &from_ours_ops, NULL, 0600);
+MODULE_PARM_DESC(from_ours, "1: fail-nth counts from the first allocation under our modules on");
 
 static void __exit iio_test_faults_exit(void)
 {
