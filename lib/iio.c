@@ -554,9 +554,10 @@ static uint64_t dma_size(int nr, int k)
 
 /*
  * Writes @k to iio@nr's dma_free; errors are not reported: udrv_dma_free()
- * returns nothing, and its one failure that can happen to a buffer we
- * requested is ENODEV, a device gone with its buffers.  Leaves the
- * message of udrv_strerror() alone.
+ * returns nothing, and what can fail for a buffer we requested leaves
+ * nothing to give back (ENODEV: the device went with its buffers; ENOENT:
+ * another program freed it with dma_free).  Leaves the message of
+ * udrv_strerror() alone.
  */
 static void dma_give_back(int nr, int k)
 {
