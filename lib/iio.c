@@ -553,8 +553,32 @@ static uint64_t dma_size(int nr, int k)
 }
 
 /*
- * A buffer lives until the device goes away (iio(4)): reuse one of at
- * least @size bytes that this device does not use, else dma_request one.
+ * Writes @k to iio@nr's dma_free; errors are not reported: udrv_dma_free()
+ * returns nothing, and what can fail for a buffer we requested leaves
+ * nothing to give back (ENODEV: the device went with its buffers; ENOENT:
+ * another program freed it with dma_free).  Leaves the message of
+ * udrv_strerror() alone.
+ */
+static void dma_give_back(int nr, int k)
+{
+	char path[PATH_MAX], text[16];
+	int fd;
+
+	snprintf(path, sizeof(path), IIO_CLASS "/iio%d/dma_free", nr);
+	snprintf(text, sizeof(text), "%d", k);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (write(fd, text, strlen(text)) < 0) {
+		/* nothing to do: see above */
+	}
+	close(fd);
+}
+
+/*
+ * Reuse a buffer of at least @size bytes that exists and this device does
+ * not use (a stub's own, or one left by another program), else
+ * dma_request one, which udrv_dma_free() gives back (dma_free).
  */
 static int iio_dma_alloc(struct udrv_device *dev, struct udrv_dma *dma,
 			 size_t size)
@@ -587,8 +611,9 @@ static int iio_dma_alloc(struct udrv_device *dev, struct udrv_dma *dma,
 				 "see iio(4))", dev->name, dev->dma_policy);
 	case -ENOSPC:
 		return udrv_fail(ENOSPC, "%s: all %d DMA buffers exist and none "
-				 "of at least %zu bytes is free; unbind and "
-				 "bind again to free them", dev->name,
+				 "of at least %zu bytes is free; udrv_dma_free() "
+				 "one, or free one another program added "
+				 "(iioctl dma --free K)", dev->name,
 				 IIO_DMA_BUFFERS, size);
 	case -E2BIG:
 		return udrv_fail(E2BIG, "%s: %zu more bytes of DMA buffers are "
@@ -599,14 +624,27 @@ static int iio_dma_alloc(struct udrv_device *dev, struct udrv_dma *dma,
 				 dev->name, size, strerror(-err));
 	}
 	for (k = 0; k < IIO_DMA_BUFFERS; k++)
-		if (!had[k] && dma_size(nr, k) >= size)
-			return iio_dma_map(dev, dma, nr, k);
+		if (!had[k] && dma_size(nr, k) >= size) {
+			err = iio_dma_map(dev, dma, nr, k);
+			if (err)
+				dma_give_back(nr, k);
+			else
+				dma->requested = true;
+			return err;
+		}
 	return udrv_fail(EIO, "%s: dma_request made no buffer", dev->name);
 }
 
+/*
+ * A buffer dma_request made for us goes back to the kernel (iio(4),
+ * Freeing a buffer); one that existed before (a stub's own, or one another
+ * program added) is only unmapped, left for its owner.
+ */
 static void iio_dma_free(struct udrv_device *dev, struct udrv_dma *dma)
 {
 	munmap(dma->addr, dma->size);
+	if (dma->requested)
+		dma_give_back(priv(dev)->primary, (int)dma->priv);
 	priv(dev)->dma_used &= ~(1u << dma->priv);
 }
 

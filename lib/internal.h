@@ -40,6 +40,8 @@ struct udrv_dma {
 	uint64_t bus;
 	size_t size;
 	long priv;			/* the backend's (iio: dmaK) */
+	bool requested;			/* iio: dma_request made it, so
+					 * udrv_dma_free() gives it back */
 	struct udrv_dma *next;		/* the device's list */
 };
 

@@ -36,7 +36,6 @@ struct vfio_dev {
 	uint64_t offset[UDRV_REGIONS_MAX];	/* each BAR in the device file */
 	uint64_t config;			/* config space's offset */
 	unsigned int irq_index;			/* VFIO_PCI_*_IRQ_INDEX */
-	uint64_t iova_next;
 };
 
 static struct vfio_dev *priv(const struct udrv_device *dev)
@@ -220,7 +219,6 @@ int udrv_vfio_open(struct udrv_device *dev, const char *addr)
 	if (!p)
 		return udrv_fail(ENOMEM, "out of memory");
 	p->container = p->group = p->device = -1;
-	p->iova_next = IOVA_BASE;
 	dev->priv = p;
 	udrv_pci_identify(dev, addr);
 	p->group = open_group(dev, addr);
@@ -395,6 +393,29 @@ static int vfio_event_unmask(struct udrv_device *dev, unsigned int v)
 	return 0;
 }
 
+/*
+ * The lowest I/O virtual address from IOVA_BASE where @n bytes overlap
+ * none of the device's buffers: a freed buffer's addresses are used
+ * again, so that a program that allocates and frees in a loop while
+ * holding other buffers stays below the device's DMA mask.
+ */
+static uint64_t iova_find(const struct udrv_device *dev, size_t n)
+{
+	const struct udrv_dma *d;
+	uint64_t at = IOVA_BASE;
+	bool moved;
+
+	do {
+		moved = false;
+		for (d = dev->dma_list; d; d = d->next)
+			if (at < d->bus + d->size && d->bus < at + n) {
+				at = d->bus + d->size;
+				moved = true;
+			}
+	} while (moved);
+	return at;
+}
+
 static int vfio_dma_alloc(struct udrv_device *dev, struct udrv_dma *dma,
 			  size_t size)
 {
@@ -418,7 +439,7 @@ static int vfio_dma_alloc(struct udrv_device *dev, struct udrv_dma *dma,
 				 strerror(errno));
 	memset(m, 0, n);	/* every page present before it is pinned */
 	map.vaddr = (uintptr_t)m;
-	map.iova = p->iova_next;
+	map.iova = iova_find(dev, n);
 	map.size = n;
 	map.flags = VFIO_DMA_MAP_FLAG_READ | VFIO_DMA_MAP_FLAG_WRITE;
 	if (ioctl(p->container, VFIO_IOMMU_MAP_DMA, &map)) {
@@ -429,7 +450,6 @@ static int vfio_dma_alloc(struct udrv_device *dev, struct udrv_dma *dma,
 				 dev->name, n, strerror(err), err == ENOMEM ?
 				 " (the locked-memory limit, ulimit -l?)" : "");
 	}
-	p->iova_next += n;
 	dma->addr = m;
 	dma->bus = map.iova;
 	dma->size = n;
@@ -444,9 +464,6 @@ static void vfio_dma_free(struct udrv_device *dev, struct udrv_dma *dma)
 
 	ioctl(priv(dev)->container, VFIO_IOMMU_UNMAP_DMA, &unmap);
 	munmap(dma->addr, dma->size);
-	/* the addresses are used again once every buffer is freed */
-	if (dev->dma_count == 1)
-		priv(dev)->iova_next = IOVA_BASE;
 }
 
 const struct udrv_ops udrv_vfio_ops = {

@@ -682,7 +682,7 @@ static void bad_sysfs_values(void)
 
 static void sig_pid_sends_sigalrm(void)
 {
-	uint64_t deadline;
+	uint64_t deadline, ticks;
 	char pid[16];
 
 	setup();
@@ -699,10 +699,23 @@ static void sig_pid_sends_sigalrm(void)
 	EXPECT(sigalrm_count >= 3);
 	EXPECT_EQ(write_text(dummy_attr(0, "sig_pid"), "0"), 0);
 	EXPECT_STREQ(read_text(dummy_attr(0, "sig_pid")), "0");
+	/*
+	 * Cleared, ticks send nothing.  Not 100 ms of sleep, which proves
+	 * nothing if the guest ran no tick in them: three ticks counted
+	 * (the tick count is raised before the signal is sent), then the
+	 * timer stopped, which waits for a tick in progress
+	 * (hrtimer_cancel()), so that a signal of any of them was queued,
+	 * and handled, before the write of freq returned.
+	 */
 	sigalrm_count = 0;
+	ticks = read_num(dummy_attr(0, "count"));
 	EXPECT_EQ(write_text(dummy_attr(0, "freq"), "100"), 0);
-	msleep(100);
+	deadline = now_ns() + 5000000000ull;
+	while (read_num(dummy_attr(0, "count")) < ticks + 3 &&
+	       now_ns() < deadline)
+		msleep(10);
 	EXPECT_EQ(write_text(dummy_attr(0, "freq"), "0"), 0);
+	EXPECT(read_num(dummy_attr(0, "count")) >= ticks + 3);
 	EXPECT_EQ(sigalrm_count, 0);
 }
 

@@ -6,8 +6,8 @@
  * and writes, a mapping that reads all ones instead of killing the
  * process when the device is unbound under it, INTx that needs an unmask
  * (iio_pci_generic) and INTx that does not (iio_edu), the dummy's cyclic
- * events, DMA buffers reused and refused, and examples/edu.c (udrv-edu)
- * on iio_edu and on iio_pci_generic.  The vfio backend is
+ * events, DMA buffers given back, reused and refused, and examples/edu.c
+ * (udrv-edu) on iio_edu and on iio_pci_generic.  The vfio backend is
  * tests/test_udrv_vfio.c.
  */
 #define _GNU_SOURCE
@@ -329,18 +329,35 @@ static void dummy_cyclic_events(void)
 	udrv_device_close(dev);
 }
 
+/* iio device @nr has buffer dmaK */
+static int has_dma(int nr, int k)
+{
+	char name[16];
+
+	snprintf(name, sizeof(name), "dma%d", k);
+	return path_exists(iio_attr_path(nr, name));
+}
+
 /*
- * iio_pci_generic's buffers: two at once are two; a freed one is used
- * again (a buffer lives until the unbind); more than 4 MiB is refused;
- * the dummy does no DMA.
+ * iio_pci_generic's buffers: two at once are two; a freed one that the
+ * library requested goes back to the kernel (udrv_dma_alloc(3)): dmaK is
+ * gone, its number is the next request's (a new buffer, zeroed) and its
+ * bytes count no more against dma_max; more than 4 MiB is refused; the
+ * dummy does no DMA.
  */
 static void dma_buffers(void)
 {
 	struct udrv_device *dev, *dummy;
 	struct udrv_dma *a, *b, *c;
-	uint64_t bus_a;
+	int nr, k;
 
+	/* 0x4000 bytes of buffers at most (iio_pci_generic(4), dma_max) */
+	pci_generic_reload("dma_max=0x4000");
 	pci_generic_bind(EDU_GENERIC);
+	nr = iio_find_by_parent(EDU_GENERIC);
+	EXPECT(nr >= 0);
+	for (k = 0; k < 4; k++)
+		EXPECT(!has_dma(nr, k));
 	dev = udrv_test_open(EDU_GENERIC);
 	EXPECT_STREQ(udrv_device_dma_policy(dev), "unsafe");
 	EXPECT_UDRV(udrv_dma_alloc(dev, 4096, &a), 0);
@@ -349,21 +366,98 @@ static void dma_buffers(void)
 	EXPECT_EQ(udrv_dma_size(a), 4096);
 	EXPECT_EQ(udrv_dma_size(b), 8192);
 	EXPECT(udrv_dma_bus_addr(a) != udrv_dma_bus_addr(b));
-	bus_a = udrv_dma_bus_addr(a);
+	EXPECT(has_dma(nr, 0) && has_dma(nr, 1));
 	memset(udrv_dma_addr(a), 0x5a, 4096);
 	udrv_dma_free(a);
 	EXPECT_EQ(udrv_dma_outstanding(dev), 1);
+	EXPECT(!has_dma(nr, 0));
+	EXPECT(has_dma(nr, 1));
+	/* dma0 again, a new buffer: zeroed, not the freed one's bytes */
 	EXPECT_UDRV(udrv_dma_alloc(dev, 100, &c), 0);
-	EXPECT_EQ(udrv_dma_bus_addr(c), bus_a);
-	EXPECT_EQ(((unsigned char *)udrv_dma_addr(c))[4095], 0x5a);
+	EXPECT(has_dma(nr, 0));
+	EXPECT_EQ(udrv_dma_size(c), 4096);
+	EXPECT_EQ(((unsigned char *)udrv_dma_addr(c))[0], 0);
+	EXPECT_EQ(((unsigned char *)udrv_dma_addr(c))[4095], 0);
+	udrv_dma_free(c);
+	udrv_dma_free(b);
+	EXPECT_EQ(udrv_dma_outstanding(dev), 0);
+	for (k = 0; k < 4; k++)
+		EXPECT(!has_dma(nr, k));
+	/*
+	 * Allocate and free in a loop: each whole dma_max is given back,
+	 * else the second round finds it spent (E2BIG), or the small
+	 * request reuses the large buffer and the large one then is past
+	 * the limit.
+	 */
+	for (k = 0; k < 6; k++) {
+		EXPECT_UDRV(udrv_dma_alloc(dev, 0x4000, &a), 0);
+		EXPECT_EQ(udrv_dma_size(a), 0x4000);
+		udrv_dma_free(a);
+		EXPECT_UDRV(udrv_dma_alloc(dev, 4096, &a), 0);
+		EXPECT_EQ(udrv_dma_size(a), 4096);
+		EXPECT_UDRV(udrv_dma_alloc(dev, 0x3000, &b), 0);
+		udrv_dma_free(b);
+		udrv_dma_free(a);
+		EXPECT(!has_dma(nr, 0) && !has_dma(nr, 1));
+	}
 	EXPECT_UDRV(udrv_dma_alloc(dev, (4 << 20) + 1, &a), -EINVAL);
+	/* udrv_device_close() gives back what was not freed */
+	EXPECT_UDRV(udrv_dma_alloc(dev, 4096, &a), 0);
 	udrv_device_close(dev);
+	EXPECT(!has_dma(nr, 0));
 	pci_generic_unbind(EDU_GENERIC);
+	pci_generic_reload("");
 
 	dummy = udrv_test_open("IIO dummy");
 	EXPECT_STREQ(udrv_device_dma_policy(dummy), "none");
 	EXPECT_UDRV(udrv_dma_alloc(dummy, 4096, &a), -EOPNOTSUPP);
 	udrv_device_close(dummy);
+}
+
+/*
+ * A buffer the library did not request is only unmapped by
+ * udrv_dma_free(): one another program added (dma_request written here)
+ * stays with its bytes, and so does a stub's own (iio_edu's dma0).
+ */
+static void dma_buffers_not_ours(void)
+{
+	struct udrv_device *dev;
+	struct udrv_dma *a;
+	uint64_t bus;
+	int nr;
+
+	pci_generic_reload("");	/* no buffers, whatever a case left */
+	pci_generic_bind(EDU_GENERIC);
+	nr = iio_find_by_parent(EDU_GENERIC);
+	EXPECT(nr >= 0);
+	EXPECT_EQ(iio_dma_request(nr, "8192"), 0);
+	dev = udrv_test_open(EDU_GENERIC);
+	EXPECT_UDRV(udrv_dma_alloc(dev, 4096, &a), 0);
+	EXPECT_EQ(udrv_dma_size(a), 8192);	/* the one that was there */
+	bus = udrv_dma_bus_addr(a);
+	memset(udrv_dma_addr(a), 0xa5, 8192);
+	udrv_dma_free(a);
+	EXPECT(has_dma(nr, 0));
+	EXPECT_UDRV(udrv_dma_alloc(dev, 4096, &a), 0);
+	EXPECT_EQ(udrv_dma_bus_addr(a), bus);
+	EXPECT_EQ(((unsigned char *)udrv_dma_addr(a))[8191], 0xa5);
+	udrv_device_close(dev);
+	EXPECT(has_dma(nr, 0));
+	EXPECT_EQ(iio_dma_free(nr, "0"), 0);	/* its owner frees it */
+	pci_generic_unbind(EDU_GENERIC);
+
+	nr = iio_find_by_parent(EDU_STUB);
+	EXPECT(nr >= 0);
+	dev = udrv_test_open(EDU_STUB);
+	EXPECT_UDRV(udrv_dma_alloc(dev, 4096, &a), 0);
+	EXPECT_EQ(udrv_dma_size(a), 64 << 10);
+	bus = udrv_dma_bus_addr(a);
+	udrv_dma_free(a);
+	EXPECT(has_dma(nr, 0));
+	EXPECT_UDRV(udrv_dma_alloc(dev, 4096, &a), 0);
+	EXPECT_EQ(udrv_dma_bus_addr(a), bus);
+	udrv_device_close(dev);
+	EXPECT(has_dma(nr, 0));
 }
 
 /* udrv-edu @pci prints what @want (fnmatch(3)) matches, status 0 */
@@ -418,6 +512,7 @@ static const struct check_case cases[] = {
 	CASE(intx_needs_unmask),
 	CASE(dummy_cyclic_events),
 	CASE(dma_buffers),
+	CASE(dma_buffers_not_ours),
 	CASE(edu_example),
 };
 

@@ -95,11 +95,17 @@ static void msi_event(void)
 	udrv_device_close(dev);
 }
 
-/* buffers at I/O virtual addresses from 1 MiB, one after the other */
+/*
+ * Buffers at I/O virtual addresses from 1 MiB, one after the other; a
+ * freed buffer's addresses are the next allocation's, so allocating and
+ * freeing in a loop beside a buffer held stays at the lowest (below
+ * edu's 28-bit DMA mask).
+ */
 static void dma_at_iovas(void)
 {
 	struct udrv_device *dev = vfio_edu();
-	struct udrv_dma *a, *b;
+	struct udrv_dma *a, *b, *c;
+	int i;
 
 	EXPECT_UDRV(udrv_dma_alloc(dev, 100, &a), 0);
 	EXPECT_UDRV(udrv_dma_alloc(dev, 8192, &b), 0);
@@ -109,6 +115,18 @@ static void dma_at_iovas(void)
 	EXPECT_EQ(udrv_dma_outstanding(dev), 2);
 	udrv_dma_free(a);
 	EXPECT_EQ(udrv_dma_outstanding(dev), 1);
+	for (i = 0; i < 100; i++) {
+		EXPECT_UDRV(udrv_dma_alloc(dev, 4096, &a), 0);
+		EXPECT_EQ(udrv_dma_bus_addr(a), 0x100000);
+		udrv_dma_free(a);
+	}
+	/* a hole too small is skipped, and filled by what fits */
+	EXPECT_UDRV(udrv_dma_alloc(dev, 8192, &c), 0);
+	EXPECT_EQ(udrv_dma_bus_addr(c), 0x103000);
+	EXPECT_UDRV(udrv_dma_alloc(dev, 4096, &a), 0);
+	EXPECT_EQ(udrv_dma_bus_addr(a), 0x100000);
+	udrv_dma_free(a);
+	udrv_dma_free(c);
 	EXPECT_UDRV(udrv_dma_alloc(dev, 0, &a), -EINVAL);
 	/* vfio's limit: 1 GiB; past it nothing is mapped or counted */
 	EXPECT_UDRV(udrv_dma_alloc(dev, (1ul << 30) + 1, &a), -EINVAL);
