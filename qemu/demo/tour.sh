@@ -132,15 +132,20 @@ edu_dma() {
 	printf 'DMA through user space, %s' "$(date)" > /tmp/pattern
 	len=$(wc -c < /tmp/pattern)
 	run iioctl poke --dma 0 "$edu" 0x0 --from /tmp/pattern
+	# edu may master the bus only while a node of it is open (iio_edu(4)):
+	# each iioctl below opens and closes it, and edu transfers 100 ms
+	# after the command, so the shell holds the region node open meanwhile
+	exec 3< "/dev/$edu"
 	run iioctl poke "$edu" dma_src "$b"
 	run iioctl poke "$edu" dma_dst 0x40000
 	run iioctl poke "$edu" dma_count "$len"
-	run iioctl poke "$edu" dma_cmd.start 1
+	run iioctl poke "$edu" dma_cmd 0x1		# start, the buffer to edu
 	run iioctl wait-value "$edu" dma_cmd.start 0 -t "${wait_s}s"
 	run iioctl poke "$edu" dma_src 0x40000
 	run iioctl poke "$edu" dma_dst "$(printf '0x%x' $((b + 4096)))"
 	run iioctl poke "$edu" dma_cmd 0x3		# start, edu to the buffer
 	run iioctl wait-value "$edu" dma_cmd.start 0 -t "${wait_s}s"
+	exec 3<&-
 	echo "second page now: $(dd if="/sys/class/iio/$edu/dma0/buffer" bs=4096 skip=1 count=1 2>/dev/null | head -c "$len")"
 }
 
