@@ -165,6 +165,17 @@ static void kernel_sends(unsigned int count, unsigned int size, unsigned int run
 	EXPECT_EQ(wait_exit(peer, 10000), 3);
 }
 
+/* the "frames:" line of an --unchecked run: received, --count, bytes */
+static void unchecked_frames(unsigned long long *got, unsigned long long *count,
+			     unsigned long long *bytes)
+{
+	unsigned long long other;
+
+	if (sscanf(line_of(OUT, "frames: "), "%llu received of %llu, unchecked, "
+		   "%llu bytes, %llu other", got, count, bytes, &other) != 4)
+		FAIL("cannot parse \"frames: %s\"", line_of(OUT, "frames: "));
+}
+
 /*
  * --receive-only --unchecked: frames of the --size sizes counted, not
  * checked, no credits sent (the sender, with a window of all of them,
@@ -173,7 +184,7 @@ static void kernel_sends(unsigned int count, unsigned int size, unsigned int run
  */
 static void receive_only_unchecked(void)
 {
-	unsigned long long got, count, bytes, other, tx, txb, rx, rxb;
+	unsigned long long got, count, bytes, tx, txb, rx, rxb;
 	pid_t drv;
 
 	peer_up();
@@ -183,9 +194,7 @@ static void receive_only_unchecked(void)
 	kernel_sends(200, 1000, 15);
 	EXPECT_EQ(wait_exit(drv, 10000), 0);
 	EXPECT(strstr(line_of(OUT, "run: "), ", receive only, unchecked"));
-	if (sscanf(line_of(OUT, "frames: "), "%llu received of %llu, unchecked, "
-		   "%llu bytes, %llu other", &got, &count, &bytes, &other) != 4)
-		FAIL("cannot parse \"frames: %s\"", line_of(OUT, "frames: "));
+	unchecked_frames(&got, &count, &bytes);
 	EXPECT_EQ(got, 200);
 	EXPECT_EQ(count, 200);
 	EXPECT_EQ(bytes, 200 * 1000);
@@ -196,9 +205,7 @@ static void receive_only_unchecked(void)
 			   "--size 1000 --timeout 1000");
 	kernel_sends(150, 1000, 17);
 	EXPECT_EQ(wait_exit(drv, 10000), 0);
-	if (sscanf(line_of(OUT, "frames: "), "%llu received of %llu, unchecked, "
-		   "%llu bytes, %llu other", &got, &count, &bytes, &other) != 4)
-		FAIL("cannot parse \"frames: %s\"", line_of(OUT, "frames: "));
+	unchecked_frames(&got, &count, &bytes);
 	EXPECT_EQ(got, 150);
 	EXPECT_EQ(count, 300);
 	/* none at all: exit 5 as for a checked run */
