@@ -46,7 +46,7 @@ static size_t node_size(const char *node)
 
 static void *map(const char *node, size_t size, int prot, int *fdp)
 {
-	int fd = open(node, prot & PROT_WRITE ? O_RDWR : O_RDONLY);
+	int fd = open(node, (prot & PROT_WRITE) ? O_RDWR : O_RDONLY);
 	void *p;
 
 	if (fd < 0) {
@@ -90,23 +90,32 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "read")) {
 		bufsz = argc > 3 ? (size_t)strtoul(argv[3], NULL, 0) : 1 << 20;
 		buf = malloc(bufsz);
+		if (!buf) {
+			perror("memread: BUF");
+			return 1;
+		}
 		fd = open(argv[2], O_RDONLY);
-		if (!buf || fd < 0) {
+		if (fd < 0) {
 			perror(argv[2]);
+			free(buf);
 			return 1;
 		}
 		t0 = now_ns();
 		while ((n = read(fd, buf, bufsz)) > 0)
 			done += (size_t)n;
 		t1 = now_ns();
-		if (n < 0) {
+		if (n < 0)
 			perror("read");
+		close(fd);
+		free(buf);
+		if (n < 0)
 			return 1;
-		}
 	} else if (!strcmp(argv[1], "mmap")) {
 		buf = malloc(1 << 20);
-		if (!buf)
+		if (!buf) {
+			perror("memread");
 			return 1;
+		}
 		t0 = now_ns();
 		p = map(argv[2], size, PROT_READ, &fd);
 		for (done = 0; done < size; done += 1 << 20)
@@ -114,6 +123,8 @@ int main(int argc, char **argv)
 			       size - done : 1 << 20);
 		munmap(p, size);
 		t1 = now_ns();
+		close(fd);
+		free(buf);
 	} else {
 		fprintf(stderr, "memread: unknown mode %s\n", argv[1]);
 		return 2;

@@ -72,6 +72,7 @@ static void *ring_main(void *arg)
 	unsigned int i, pending, head, tail, inflight;
 	size_t sq_len, cq_len;
 	uint8_t *sq_ring, *cq_ring, *bufs;
+	long ret;
 	int fd, ring;
 
 	fd = open(dev_path, O_RDONLY | O_DIRECT);
@@ -86,9 +87,10 @@ static void *ring_main(void *arg)
 	t0 = t->t0;
 	if (polled)
 		p.flags = IORING_SETUP_IOPOLL;
-	ring = syscall(__NR_io_uring_setup, depth, &p);
-	if (ring < 0)
+	ret = syscall(__NR_io_uring_setup, depth, &p);
+	if (ret < 0)
 		FAIL(t, "io_uring_setup");
+	ring = (int)ret;	/* a file descriptor, an int in the kernel */
 	sq_len = p.sq_off.array + p.sq_entries * sizeof(unsigned int);
 	cq_len = p.cq_off.cqes + p.cq_entries * sizeof(struct io_uring_cqe);
 	if (p.features & IORING_FEAT_SINGLE_MMAP) {
@@ -182,7 +184,7 @@ int main(int argc, char **argv)
 	static struct lat_hist lat;
 	uint64_t t0, elapsed, bytes;
 	unsigned int rings, i;
-	int fd;
+	int fd, status = 0;
 
 	if (argc < 5 || argc > 6 || (argc == 6 && strcmp(argv[5], "poll"))) {
 		fprintf(stderr, "usage: nvme_kernel DEV DEPTH RINGS SECS [poll]\n");
@@ -204,18 +206,26 @@ int main(int argc, char **argv)
 	}
 	close(fd);
 	units = bytes / IO_BYTES;
-	th = calloc(rings, sizeof(*th));
-	lat_hist_init(&lat);
-	if (!th || !units) {
-		fprintf(stderr, "nvme_kernel: out of memory or empty device\n");
+	if (!units) {
+		fprintf(stderr, "nvme_kernel: %s: smaller than %d bytes\n",
+			dev_path, IO_BYTES);
 		return 1;
 	}
+	th = calloc(rings, sizeof(*th));
+	if (!th) {
+		fprintf(stderr, "nvme_kernel: out of memory\n");
+		return 1;
+	}
+	lat_hist_init(&lat);
 	t0 = now_ns();
 	for (i = 0; i < rings; i++) {
 		th[i].nr = i;
 		if (pthread_create(&th[i].tid, NULL, ring_main, &th[i])) {
+			/* the rings started run out and are joined below */
 			fprintf(stderr, "nvme_kernel: pthread_create failed\n");
-			return 1;
+			rings = i;
+			status = 1;
+			break;
 		}
 	}
 	for (i = 0; i < rings; i++)
@@ -227,12 +237,17 @@ int main(int argc, char **argv)
 		if (th[i].error) {
 			fprintf(stderr, "nvme_kernel: ring %u: %s: %s\n", i,
 				th[i].error, strerror(th[i].err));
-			return 1;
+			status = 1;
 		}
 		lat_hist_merge(&lat, &th[i].lat);
 	}
-	printf("rate: %.0f IOPS, %.2f MiB/s\n", lat.n * 1e9 / elapsed,
-	       lat.n * (double)IO_BYTES * 1e9 / elapsed / (1024 * 1024));
+	free(th);
+	if (status)
+		return status;
+	/* counts and nanoseconds below 2^53: exact as doubles */
+	printf("rate: %.0f IOPS, %.2f MiB/s\n",
+	       (double)lat.n * 1e9 / (double)elapsed,
+	       (double)lat.n * IO_BYTES * 1e9 / (double)elapsed / (1024 * 1024));
 	lat_hist_print(&lat);
 	return 0;
 }
