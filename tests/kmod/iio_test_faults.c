@@ -13,7 +13,10 @@
  * task's count is 1 on entry: the call takes it to 0 and fails), whatever
  * the allocation's flags.  The probe has a post handler, which keeps it
  * from being optimized into a jump: the stack is then unwound through
- * the breakpoint's exception frame, which the ORC unwinder knows.
+ * the breakpoint's exception frame, which the ORC unwinder knows.  (On a
+ * kernel with function tracing, KPROBES_ON_FTRACE, a probe on a
+ * function's first instruction is an ftrace callback instead, entered
+ * without the breakpoint's NMI entry: probed_in_task() tells them apart.)
  *
  * Parameters, root only:
  *  armed	write 1 to register the probe, 0 to remove it (the default:
@@ -108,7 +111,8 @@ static bool frames_ours(const unsigned long *entries, unsigned int n)
 		if (!mod)
 			continue;
 		mod++;
-		len = strcspn(mod, "]");
+		/* "[MODULE]", or "[MODULE BUILD-ID]" (STACKTRACE_BUILD_ID) */
+		len = strcspn(mod, " ]");
 		for (m = 0; m < ARRAY_SIZE(our_modules); m++)
 			if (strlen(our_modules[m]) == len &&
 			    !strncmp(mod, our_modules[m], len))
@@ -119,13 +123,19 @@ static bool frames_ours(const unsigned long *entries, unsigned int n)
 
 /*
  * Whether the probed call was made in task context, where fail-nth
- * counts it (should_fail_ex()'s in_task()): the handler's preempt count
- * has the breakpoint's own NMI entry added (irqentry_nmi_enter()).
+ * counts it (should_fail_ex()'s in_task()): a breakpoint's handler has
+ * the breakpoint's own NMI entry added to the preempt count
+ * (irqentry_nmi_enter()); an ftrace callback's (kprobe_ftrace_handler())
+ * only a preempt_disable(), which the masks leave out.  Subtracting the
+ * NMI entry there too would wrap, and every call would read as an
+ * interrupt's: from_ours would give nothing back.
  */
-static bool probed_in_task(void)
+static bool probed_in_task(struct kprobe *p)
 {
-	unsigned long count = preempt_count() - (NMI_OFFSET + HARDIRQ_OFFSET);
+	unsigned long count = preempt_count();
 
+	if (!kprobe_ftrace(p))
+		count -= NMI_OFFSET + HARDIRQ_OFFSET;
 	return !(count & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET));
 }
 
@@ -140,7 +150,7 @@ static int fault_pre(struct kprobe *p, struct pt_regs *regs)
 	 * that should_fail_ex()'s decrement leaves the count as it was
 	 */
 	if (READ_ONCE(from_ours) && !READ_ONCE(ours_seen) &&
-	    READ_ONCE(current->fail_nth) && probed_in_task()) {
+	    READ_ONCE(current->fail_nth) && probed_in_task(p)) {
 		n = stack_trace_save(entries, ARRAY_SIZE(entries), 0);
 		if (frames_ours(entries, n))
 			WRITE_ONCE(ours_seen, true);
@@ -216,7 +226,15 @@ static int armed_set(const char *val, const struct kernel_param *kp)
 	if (ret)
 		return ret;
 	mutex_lock(&armed_lock);
-	if (on != armed) {
+	/*
+	 * Not once the module is going: a write between its exit (which
+	 * removes the probe, under this lock) and the removal of its
+	 * parameters' files would leave a probe whose handlers are freed
+	 * with the module.  The state is GOING before the exit runs.
+	 */
+	if (on && !module_is_live(THIS_MODULE)) {
+		ret = -ENODEV;
+	} else if (on != armed) {
 		ret = fault_probe_set(on);
 		if (!ret)
 			armed = on;
