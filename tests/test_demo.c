@@ -100,14 +100,16 @@ static int run_demo(char **argv, const char *wait_s, int quiet_s, int limit_s,
 	pfd = (struct pollfd){ .fd = master, .events = POLLIN };
 	for (;;) {
 		long left = (long)(deadline - now_ms());
+		/* the wait ends at the deadline before any silence can */
+		int to_deadline = left <= quiet_s * 1000L;
 		int full = len == size - 1;
 
-		if (left <= 0 || !poll(&pfd, 1, left < quiet_s * 1000L ?
-						left : quiet_s * 1000L)) {
+		if (left <= 0 ||
+		    !poll(&pfd, 1, to_deadline ? left : quiet_s * 1000L)) {
 			kill(-pid, SIGKILL);
 			waitpid(pid, NULL, 0);
 			show_output(out);
-			if (left <= 0 || (long)(deadline - now_ms()) <= 0)
+			if (to_deadline)
 				FAIL("the demo had not ended after %d s (its output above)",
 				     limit_s);
 			FAIL("the demo printed nothing for %d s: it hangs (its output above)",

@@ -631,7 +631,7 @@ static void cyclic_ticks_write_count(void)
  */
 static void freq_change_restarts_the_period(void)
 {
-	uint64_t t0, tick;
+	uint64_t t0, tick, late;
 	uint32_t c0;
 	int fd, i, slow = 0;
 
@@ -644,18 +644,17 @@ static void freq_change_restarts_the_period(void)
 		c0 = read_num(iio_attr_path(nr, "event"));
 		t0 = now_ns();
 		EXPECT_EQ(write_text(dummy_attr(0, "freq"), "4"), 0);
-		if (i && now_ns() - tick >= 240000000ull) {
+		late = i ? now_ns() - tick : 0;
+		while (event_read(fd) <= c0)
+			;
+		if (late >= 240000000ull) {
 			if (++slow > 5)
 				FAIL("the write came 240 ms after the tick 5 times");
 			check_note("round %d: the write ended %llu ms after the tick: again",
-				   i, (unsigned long long)(now_ns() - tick) / 1000000);
-			while (event_read(fd) <= c0)
-				;
+				   i, (unsigned long long)late / 1000000);
 			i--;
 			continue;
 		}
-		while (event_read(fd) <= c0)
-			;
 		check_note("first tick %llu ms after the write",
 			   (unsigned long long)(now_ns() - t0) / 1000000);
 		EXPECT(now_ns() - t0 >= 250000000ull);
